@@ -1,0 +1,1 @@
+"""Pure, synchronous, deterministic Klaverjassen / Klammern rules (``design.md`` §2)."""

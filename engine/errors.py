@@ -1,0 +1,67 @@
+"""Errors the engine raises. The engine never writes player-facing sentences: a refusal carries a
+stable :class:`Reason` code and structured ``details`` that the bot turns into text in the
+reader's language (``design.md`` §2)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+
+class EngineError(Exception):
+    """Base class of every error raised by :mod:`engine`."""
+
+
+class NotationError(EngineError, ValueError):
+    """Text that is not a card, suit, seat, team or action in the project's notation."""
+
+
+class SettingsError(EngineError, ValueError):
+    """An unknown or invalid table setting.
+
+    Attributes:
+        setting: the name of the offending setting (or ``"preset"``).
+        value: the offending value (``None`` for an unknown name).
+    """
+
+    def __init__(self, setting: str, value: object = None, message: str | None = None) -> None:
+        self.setting = setting
+        self.value = value
+        super().__init__(message or f"invalid setting {setting!r}: {value!r}")
+
+
+class Reason(StrEnum):
+    """Stable codes for refused actions; the bot maps each to a translated explanation."""
+
+    GAME_OVER = "game_over"
+    WRONG_PHASE = "wrong_phase"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_IN_HAND = "not_in_hand"
+    MUST_FOLLOW_SUIT = "must_follow_suit"
+    MUST_TRUMP = "must_trump"
+    MUST_OVERTRUMP = "must_overtrump"
+    MAY_NOT_UNDERTRUMP = "may_not_undertrump"
+    MAY_NOT_TRUMP = "may_not_trump"
+    MUST_CHOOSE = "must_choose"
+    SUIT_NOT_ALLOWED = "suit_not_allowed"
+    NOT_ALLOWED = "not_allowed"
+    NO_ROEM_TO_CLAIM = "no_roem_to_claim"
+    NOT_YOUR_ROEM = "not_your_roem"
+    NO_SUCH_DECLARATION = "no_such_declaration"
+    TOO_LATE = "too_late"
+
+
+class IllegalAction(EngineError):
+    """An action refused by the rules. ``apply`` leaves the state unchanged when it raises this.
+
+    Attributes:
+        reason: the stable code of the broken rule.
+        details: JSON-able facts for the explanation, e.g. ``{"suit": "H"}`` for
+            ``MUST_FOLLOW_SUIT`` or ``{"to_act": 2}`` for ``NOT_YOUR_TURN``.
+    """
+
+    def __init__(self, reason: Reason, **details: Any) -> None:
+        self.reason = reason
+        self.details: dict[str, Any] = details
+        extra = ", ".join(f"{k}={v}" for k, v in details.items())
+        super().__init__(f"{reason.value}" + (f" ({extra})" if extra else ""))
