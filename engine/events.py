@@ -1,0 +1,132 @@
+"""Events: what an applied action caused, for presenters and logs. Frozen, JSON-able via
+:func:`event_to_dict`. The engine never writes sentences; the bot renders these."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine.cards import Card, Seat, Suit, Team
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of all events."""
+
+    @property
+    def name(self) -> str:
+        """Stable snake-case name, e.g. ``"card_played"``."""
+        return _snake(type(self).__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDealt(Event):
+    """A new round was dealt (``rules.md`` §2.2). ``number`` is 1-based in the game."""
+
+    number: int
+    dealer: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class SuitTurned(Event):
+    """A suit was turned up for accept/pass (§3.3), or proposed in Klammern (§9.2)."""
+
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A seat passed in the bidding."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpChosen(Event):
+    """Bidding is over: ``maker`` plays with ``suit`` as trump; ``leader`` leads (§3)."""
+
+    seat: Seat
+    suit: Suit
+    leader: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """``seat`` played ``card``."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """Trick ``number`` (1..8) went to ``winner``: card points (last-trick 10 included) and the
+    roem it holds (§5.1; in claim mode it still has to be claimed)."""
+
+    number: int
+    winner: Seat
+    points: int
+    roem: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoemClaimed(Event):
+    """``seat`` claimed ``points`` roem of trick ``number`` for its team (§5.5)."""
+
+    seat: Seat
+    number: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoemLost(Event):
+    """Roem of trick ``number`` was not claimed in time and is lost (§5.5)."""
+
+    number: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored(Event):
+    """Round ``number`` is over; ``score`` per team as written on the sheet."""
+
+    number: int
+    nat: bool
+    pit: Team | None
+    score: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """The game ended: totals per team, ``winner`` None for a draw (§2.4)."""
+
+    totals: dict[str, int]
+    winner: Team | None
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """``{"event": name, ...fields}`` with enums and cards in notation."""
+    out: dict[str, Any] = {"event": event.name}
+    for f in dataclasses.fields(event):
+        out[f.name] = _jsonable(getattr(event, f.name))
+    return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, Seat):
+        return int(v)
+    if isinstance(v, Enum):
+        return v.value
+    if isinstance(v, tuple | list):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(_jsonable(k)): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")

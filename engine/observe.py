@@ -1,0 +1,123 @@
+"""What one seat may see (``design.md`` §2): its own hand, the public bidding and play, the
+last trick, card counts. Computer players and hand renderers get only this.
+
+A property test swaps unseen cards between the other players and checks the view is equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action
+from engine.cards import Card, Seat, Suit, Team, cards_of
+from engine.game import GameState
+from engine.round import Phase, RoundState, Trick
+from engine.settings import Settings, TrumpSelection
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a round (and of the game's sheet, when built from a game).
+
+    Attributes:
+        seat: the viewer.
+        settings: the table's rules.
+        number: round number, 1-based.
+        dealer, forehand: as in the round.
+        phase: the round's phase.
+        hand: the viewer's cards, in index order.
+        hand_counts: cards in hand per seat (index = seat).
+        bids: the public bidding.
+        shown: suits turned up / proposed so far (§3.3, §9.2).
+        proposed_card: Klammern: the dealer's face-up card while the dealer still holds it.
+        trump, maker: once chosen.
+        leader: who leads the current trick; ``trick``: its cards in play order.
+        tricks: completed tricks (public: everybody saw them played).
+        to_act: who acts now.
+        legal: the viewer's legal actions now (possibly empty).
+        card_points, roem, tricks_won: per team so far (roem as counted, §5.5).
+        claimable_roem: roem the last trick's winners may still claim (claim mode).
+        totals: the game's totals per team before this round (0 without a game).
+    """
+
+    seat: Seat
+    settings: Settings
+    number: int
+    dealer: Seat
+    forehand: Seat
+    phase: Phase
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    bids: tuple[Action, ...]
+    shown: tuple[Suit, ...]
+    proposed_card: Card | None
+    trump: Suit | None
+    maker: Seat | None
+    leader: Seat
+    trick: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    to_act: Seat | None
+    legal: tuple[Action, ...]
+    card_points: dict[Team, int]
+    roem: dict[Team, int]
+    tricks_won: dict[Team, int]
+    claimable_roem: int
+    totals: dict[Team, int]
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The most recent completed trick (§4.8)."""
+        return self.tricks[-1] if self.tricks else None
+
+    @property
+    def trick_seats(self) -> tuple[Seat, ...]:
+        """Seats of the current trick's cards, in play order."""
+        return tuple(Seat((self.leader + i) % 4) for i in range(len(self.trick)))
+
+
+def observe_round(state: RoundState, seat: Seat, totals: dict[Team, int] | None = None) -> Observation:
+    """The view of ``seat`` on a round. ``totals``: the game totals to include."""
+    proposed: Card | None = None
+    if state.settings.trump_selection is TrumpSelection.KLAMMERN:
+        middle = state.deal.dealer_middle_card
+        if state.hands[state.dealer] & middle.bit:
+            proposed = middle
+    status = state.bid_status()
+    return Observation(
+        seat=seat,
+        settings=state.settings,
+        number=state.number,
+        dealer=state.dealer,
+        forehand=state.forehand,
+        phase=state.phase,
+        hand=cards_of(state.hands[seat]),
+        hand_counts=tuple(h.bit_count() for h in state.hands),
+        bids=state.bids,
+        shown=status.shown,
+        proposed_card=proposed,
+        trump=state.trump,
+        maker=state.maker,
+        leader=state.leader,
+        trick=state.trick,
+        tricks=state.tricks,
+        to_act=state.to_act,
+        legal=state.legal_actions(seat),
+        card_points=state.team_card_points(),
+        roem=state.team_roem(),
+        tricks_won=state.team_tricks(),
+        claimable_roem=state.claimable_roem(),
+        totals=dict(totals) if totals else {Team.NS: 0, Team.EW: 0},
+    )
+
+
+def observe(state: GameState | RoundState, seat: Seat) -> Observation:
+    """What ``seat`` may see now.
+
+    Raises:
+        ValueError: for a game that is over (there is no round to see).
+    """
+    if isinstance(state, RoundState):
+        return observe_round(state, seat)
+    if state.current is None:
+        raise ValueError("the game is over")
+    return observe_round(state.current, seat, state.totals())

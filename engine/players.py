@@ -1,0 +1,32 @@
+"""The simplest computer player: a uniformly random legal action. Stronger players live in
+:mod:`engine.ai`; all of them see only :func:`engine.observe.observe`."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from engine.actions import Action
+from engine.observe import Observation
+
+
+class Player(Protocol):
+    """A computer player: picks one of ``obs.legal`` for the seat it observes."""
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """Return one of ``obs.legal``; ``rng`` is the only source of randomness.
+
+        Raises:
+            ValueError: when ``obs.legal`` is empty (nothing to do).
+        """
+        ...
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal action (never a roem claim it may skip)."""
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """See :meth:`Player.choose`."""
+        if not obs.legal:
+            raise ValueError("no legal action")
+        return obs.legal[rng.randrange(len(obs.legal))]

@@ -1,0 +1,382 @@
+"""One round (deal) of Klaverjassen as an explicit, immutable state machine.
+
+Phases: ``bidding`` (§3) → ``play`` (§4–5) → [``claim``: the last trick's roem window in claim
+mode, §5.5] → ``scored`` (§6). ``legal_actions()`` and ``apply()`` share one legality path;
+``apply`` returns ``(new_state, events)`` or raises :class:`~engine.errors.IllegalAction` and
+leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from engine.actions import PLAY, Action, ClaimRoem, Pass, PlayCard
+from engine.bidding import BidStatus, bid_status, check_bid
+from engine.cards import Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
+from engine.deal import Deal
+from engine.errors import IllegalAction, Reason
+from engine.events import (
+    CardPlayed,
+    Event,
+    Passed,
+    RoemClaimed,
+    RoemLost,
+    SuitTurned,
+    TrickWon,
+    TrumpChosen,
+)
+from engine.rules import (
+    LAST_TRICK_BONUS,
+    RoundScore,
+    legal_mask,
+    mask_points,
+    roem,
+    score_round,
+    winning_position,
+)
+from engine.settings import FirstLead, RoemMode, Settings, TrumpSelection
+
+
+class Phase(StrEnum):
+    """Where a round stands."""
+
+    BIDDING = "bidding"
+    PLAY = "play"
+    CLAIM = "claim"
+    SCORED = "scored"
+    REDEAL = "redeal"
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick.
+
+    Attributes:
+        leader: who led it.
+        cards: the four cards in play order.
+        winner: who won it (§4.6).
+        points: card points in it, last-trick 10 included (§1.4).
+        roem: roem in it (§5), counted for the winner's team in auto mode.
+    """
+
+    leader: Seat
+    cards: tuple[Card, ...]
+    winner: Seat
+    points: int
+    roem: int
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats in play order."""
+        return tuple(Seat((self.leader + i) % 4) for i in range(len(self.cards)))
+
+    def played(self) -> tuple[tuple[Seat, Card], ...]:
+        """``(seat, card)`` pairs in play order."""
+        return tuple(zip(self.seats, self.cards, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """The full (omniscient) state of one round. Build with :meth:`start`.
+
+    Attributes:
+        settings: the table's rules.
+        number: round number in the game, 1-based.
+        deal: the deal (hands as dealt, suits to turn).
+        phase: see :class:`Phase`.
+        bids: the bidding so far.
+        trump: trump suit once chosen.
+        maker: the seat that chose or accepted trump.
+        hands: cards in hand per seat, as masks.
+        leader: who leads the current trick.
+        trick: cards of the current trick in play order.
+        tricks: completed tricks.
+        claimed: claim mode: per completed trick, whether its roem was claimed.
+        result: the score once the round is scored.
+    """
+
+    settings: Settings
+    number: int
+    deal: Deal
+    phase: Phase
+    bids: tuple[Action, ...]
+    trump: Suit | None
+    maker: Seat | None
+    hands: tuple[int, ...]
+    leader: Seat
+    trick: tuple[Card, ...]
+    tricks: tuple[Trick, ...]
+    claimed: tuple[bool, ...]
+    result: RoundScore | None
+
+    # --- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, settings: Settings, number: int, deal: Deal) -> tuple[RoundState, list[Event]]:
+        """A new round in the bidding phase, with the events that open it."""
+        state = cls(
+            settings=settings,
+            number=number,
+            deal=deal,
+            phase=Phase.BIDDING,
+            bids=(),
+            trump=None,
+            maker=None,
+            hands=tuple(mask_of(h) for h in deal.hands),
+            leader=deal.dealer.left,
+            trick=(),
+            tricks=(),
+            claimed=(),
+            result=None,
+        )
+        events: list[Event] = []
+        status = state.bid_status()
+        if status.shown:
+            events.append(SuitTurned(status.shown[0]))
+        return state, events
+
+    # --- queries ---------------------------------------------------------------------------
+
+    @property
+    def dealer(self) -> Seat:
+        """The dealer of this round."""
+        return self.deal.dealer
+
+    @property
+    def forehand(self) -> Seat:
+        """The player left of the dealer (§2.2)."""
+        return self.deal.dealer.left
+
+    @property
+    def playing_team(self) -> Team | None:
+        """The maker's team, once trump is chosen."""
+        return self.maker.team if self.maker is not None else None
+
+    def bid_status(self) -> BidStatus:
+        """The auction as it stands (also valid after it finished)."""
+        return bid_status(
+            self.settings.trump_selection, self.forehand, self.bids, self._bid_suits()
+        )
+
+    def _bid_suits(self) -> tuple[Suit, ...]:
+        if self.settings.trump_selection is TrumpSelection.KLAMMERN:
+            return (self.deal.dealer_middle_card.suit,)
+        return self.deal.turned
+
+    @property
+    def to_act(self) -> Seat | None:
+        """Who must act now (None when the round is over)."""
+        if self.phase is Phase.PLAY:
+            return Seat((self.leader + len(self.trick)) % 4)
+        if self.phase is Phase.BIDDING:
+            return self.bid_status().to_act
+        if self.phase is Phase.CLAIM:
+            return self.tricks[-1].winner
+        return None
+
+    def hand(self, seat: Seat) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, in index order."""
+        return cards_of(self.hands[seat])
+
+    def legal_cards_mask(self, seat: Seat | None = None) -> int:
+        """Mask of the cards ``seat`` (default: the player to act) may play now; 0 when it is
+        not that seat's turn to play."""
+        to_act = self.to_act
+        if self.phase is not Phase.PLAY or (seat is not None and seat != to_act):
+            return 0
+        assert to_act is not None and self.trump is not None
+        return legal_mask(
+            self.hands[to_act], self.trick, to_act, self.leader, self.trump,
+            self.settings.play_rule,
+        ).legal
+
+    def claimable_roem(self) -> int:
+        """Claim mode: roem of the last completed trick that may still be claimed, else 0."""
+        if self.settings.roem is not RoemMode.CLAIM or not self.tricks:
+            return 0
+        if self.phase is Phase.PLAY and self.trick:
+            return 0
+        if self.phase not in (Phase.PLAY, Phase.CLAIM) or self.claimed[-1]:
+            return 0
+        return self.tricks[-1].roem
+
+    def legal_actions(self, seat: Seat | None = None) -> tuple[Action, ...]:
+        """What the player to act (or, with ``seat``, that seat) may do now.
+
+        A seat that is not to act may still have actions: claiming roem for its team (§5.5).
+        """
+        to_act = self.to_act
+        if seat is None:
+            if to_act is None:
+                return ()
+            seat = to_act
+        out: list[Action] = []
+        if self.claimable_roem() and self.tricks[-1].winner.team is seat.team:
+            out.append(ClaimRoem(seat))
+        if seat != to_act:
+            return tuple(out)
+        if self.phase is Phase.BIDDING:
+            return self.bid_status().legal
+        if self.phase is Phase.CLAIM:
+            out.append(Pass(seat))
+            return tuple(out)
+        plays = PLAY[seat]
+        out.extend(plays[i] for i in iter_bits(self.legal_cards_mask()))
+        return tuple(out)
+
+    def team_card_points(self) -> dict[Team, int]:
+        """Card points won so far per team (last-trick 10 included once taken)."""
+        pts = {Team.NS: 0, Team.EW: 0}
+        for t in self.tricks:
+            pts[t.winner.team] += t.points
+        return pts
+
+    def team_roem(self) -> dict[Team, int]:
+        """Roem counted so far per team (in claim mode: claimed roem only)."""
+        out = {Team.NS: 0, Team.EW: 0}
+        claim = self.settings.roem is RoemMode.CLAIM
+        for i, t in enumerate(self.tricks):
+            if not claim or self.claimed[i]:
+                out[t.winner.team] += t.roem
+        return out
+
+    def team_tricks(self) -> dict[Team, int]:
+        """Tricks won so far per team."""
+        out = {Team.NS: 0, Team.EW: 0}
+        for t in self.tricks:
+            out[t.winner.team] += 1
+        return out
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """The most recent completed trick (§4.8)."""
+        return self.tricks[-1] if self.tricks else None
+
+    # --- transitions -----------------------------------------------------------------------
+
+    def apply(self, action: Action) -> tuple[RoundState, list[Event]]:
+        """Apply one action.
+
+        Returns:
+            The new state and the events it caused.
+
+        Raises:
+            IllegalAction: with the reason code; the state is unchanged.
+        """
+        if isinstance(action, ClaimRoem):
+            return self._claim(action)
+        if self.phase is Phase.PLAY:
+            if not isinstance(action, PlayCard):
+                raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
+            return self._play(action)
+        if self.phase is Phase.BIDDING:
+            return self._bid(action)
+        if self.phase is Phase.CLAIM and isinstance(action, Pass):
+            if action.seat != self.to_act:
+                raise IllegalAction(Reason.NOT_YOUR_TURN, to_act=int(self.tricks[-1].winner))
+            events: list[Event] = [RoemLost(len(self.tricks), self.tricks[-1].roem)]
+            return self._score(events)
+        raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
+
+    def _bid(self, action: Action) -> tuple[RoundState, list[Event]]:
+        status = self.bid_status()
+        check_bid(status, action)
+        bids = (*self.bids, action)
+        after = bid_status(self.settings.trump_selection, self.forehand, bids, self._bid_suits())
+        events: list[Event] = []
+        if isinstance(action, Pass):
+            events.append(Passed(action.seat))
+        if len(after.shown) > len(status.shown) and after.maker is None:
+            events.append(SuitTurned(after.shown[-1]))
+        if after.redeal:
+            return replace(self, bids=bids, phase=Phase.REDEAL), events
+        if after.maker is None:
+            return replace(self, bids=bids), events
+        assert after.trump is not None
+        leader = after.maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
+        events.append(TrumpChosen(after.maker, after.trump, leader))
+        state = replace(
+            self, bids=bids, trump=after.trump, maker=after.maker, leader=leader,
+            phase=Phase.PLAY,
+        )
+        return state, events
+
+    def _play(self, action: PlayCard) -> tuple[RoundState, list[Event]]:
+        seat = Seat((self.leader + len(self.trick)) % 4)
+        if action.seat != seat:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, to_act=int(seat))
+        card = action.card
+        hand = self.hands[seat]
+        if not hand & card.bit:
+            raise IllegalAction(Reason.NOT_IN_HAND, card=str(card))
+        trump = self.trump
+        assert trump is not None
+        duty = legal_mask(hand, self.trick, seat, self.leader, trump, self.settings.play_rule)
+        if not duty.legal & card.bit:
+            raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
+        events: list[Event] = []
+        if self.claimable_roem():
+            events.append(RoemLost(len(self.tricks), self.tricks[-1].roem))
+        events.append(CardPlayed(seat, card))
+        hands = list(self.hands)
+        hands[seat] = hand & ~card.bit
+        trick = (*self.trick, card)
+        if len(trick) < 4:
+            return replace(self, hands=tuple(hands), trick=trick), events
+        win_pos = winning_position(trick, trump)
+        winner = Seat((self.leader + win_pos) % 4)
+        last = len(self.tricks) == 7
+        points = mask_points(mask_of(trick), trump) + (LAST_TRICK_BONUS if last else 0)
+        trick_roem = 0
+        if self.settings.roem is not RoemMode.DECLARATIONS:
+            trick_roem = roem(trick, trump, self.settings.four_low_cards)
+        done = Trick(self.leader, trick, winner, points, trick_roem)
+        events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
+        state = replace(
+            self, hands=tuple(hands), trick=(), tricks=(*self.tricks, done), leader=winner,
+            claimed=(*self.claimed, False),
+        )
+        if not last:
+            return state, events
+        if state.settings.roem is RoemMode.CLAIM and trick_roem:
+            return replace(state, phase=Phase.CLAIM), events
+        return state._score(events)
+
+    def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
+        assert self.trump is not None
+        details: dict[str, object] = {
+            "card": str(card),
+            "trump": self.trump.value,
+            "legal": [str(c) for c in cards_of(legal)],
+        }
+        if self.trick:
+            details["led"] = self.trick[0].suit.value
+            details["winning"] = str(self.trick[winning_position(self.trick, self.trump)])
+        return details
+
+    def _claim(self, action: ClaimRoem) -> tuple[RoundState, list[Event]]:
+        if self.settings.roem is not RoemMode.CLAIM:
+            raise IllegalAction(Reason.NOT_ALLOWED, action="roem")
+        points = self.claimable_roem()
+        if not points:
+            raise IllegalAction(Reason.NO_ROEM_TO_CLAIM)
+        if self.tricks[-1].winner.team is not action.seat.team:
+            raise IllegalAction(Reason.NOT_YOUR_ROEM)
+        claimed = (*self.claimed[:-1], True)
+        events: list[Event] = [RoemClaimed(action.seat, len(self.tricks), points)]
+        state = replace(self, claimed=claimed)
+        if self.phase is Phase.CLAIM:
+            return state._score(events)
+        return state, events
+
+    def _score(self, events: list[Event]) -> tuple[RoundState, list[Event]]:
+        assert self.maker is not None
+        result = score_round(
+            self.maker.team,
+            self.team_card_points(),
+            self.team_roem(),
+            self.team_tricks(),
+            self.settings.defender_pit,
+        )
+        return replace(self, phase=Phase.SCORED, result=result), events

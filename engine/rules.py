@@ -1,0 +1,285 @@
+"""The card-level rules as pure functions on masks: order, points, legal cards, trick winner,
+roem, round score. The round state machine and the computer players share these (one legality
+path, ``design.md`` §2).
+
+Masks follow :mod:`engine.cards`: card index ``suit * 8 + rank`` (natural rank order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.cards import SUIT_MASKS, Card, Rank, Seat, Suit, Team
+from engine.errors import Reason
+from engine.settings import PlayRule
+
+# Strength within a suit, by natural rank 7 8 9 10 J Q K A (higher wins), rules.md §1.2-1.3.
+TRUMP_STRENGTH = (0, 1, 6, 4, 7, 2, 3, 5)  # J 9 A 10 K Q 8 7
+PLAIN_STRENGTH = (0, 1, 2, 6, 3, 4, 5, 7)  # A 10 K Q J 9 8 7
+TRUMP_POINTS = (0, 0, 14, 10, 20, 3, 4, 11)
+PLAIN_POINTS = (0, 0, 0, 10, 2, 3, 4, 11)
+LAST_TRICK_BONUS = 10
+TOTAL_CARD_POINTS = 162
+PIT_BONUS = 100
+
+
+def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
+    """For each natural rank, the 8-bit mask of ranks that beat it in this order."""
+    return tuple(
+        sum(1 << r2 for r2 in range(8) if strength[r2] > strength[r]) for r in range(8)
+    )
+
+
+_TRUMP_ABOVE = _above(TRUMP_STRENGTH)
+
+
+def card_points(c: Card, trump: Suit) -> int:
+    """Card points of ``c`` with ``trump`` as trump (``rules.md`` §1.2–1.3)."""
+    return (TRUMP_POINTS if c.suit is trump else PLAIN_POINTS)[c.rank]
+
+
+def mask_points(mask: int, trump: Suit) -> int:
+    """Card points of all cards in ``mask``."""
+    t = trump.index
+    total = 0
+    for s in range(4):
+        bits = (mask >> (8 * s)) & 0xFF
+        table = TRUMP_POINTS if s == t else PLAIN_POINTS
+        while bits:
+            low = bits & -bits
+            total += table[low.bit_length() - 1]
+            bits ^= low
+    return total
+
+
+def strength(c: Card, trump: Suit, led: Suit) -> int:
+    """A number that orders the cards of one trick (``rules.md`` §4.6): trumps above the led
+    suit above everything else."""
+    if c.suit is trump:
+        return 200 + TRUMP_STRENGTH[c.rank]
+    if c.suit is led:
+        return 100 + PLAIN_STRENGTH[c.rank]
+    return PLAIN_STRENGTH[c.rank]
+
+
+def winning_position(cards: Sequence[Card], trump: Suit) -> int:
+    """Position (0-based, in play order) of the card now winning the trick (``rules.md`` §4.6).
+
+    Raises:
+        ValueError: for an empty trick.
+    """
+    if not cards:
+        raise ValueError("empty trick")
+    led = cards[0].suit
+    best, best_pos = -1, 0
+    for pos, c in enumerate(cards):
+        s = strength(c, trump, led)
+        if s > best:
+            best, best_pos = s, pos
+    return best_pos
+
+
+def trumps_above(c: Card) -> int:
+    """Mask of the trumps of ``c``'s suit that beat ``c`` when its suit is trump."""
+    return _TRUMP_ABOVE[c.rank] << (8 * c.suit.index)
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """Why the legal set is what it is; the reason an illegal card is refused (§4.5)."""
+
+    legal: int
+    reason: Reason
+
+
+def legal_mask(
+    hand: int, trick: Sequence[Card], seat: Seat, leader: Seat, trump: Suit, rule: PlayRule
+) -> Duty:
+    """The legal cards of ``hand`` for ``seat`` to play to ``trick`` (``rules.md`` §4.1–4.5,
+    Klammern §9.4): the first non-empty set of the decision table of §4.5.
+
+    Args:
+        hand: the player's cards as a mask (non-empty).
+        trick: the cards already in the trick, in play order, led by ``leader``.
+        seat: the player to play (``leader + len(trick)``).
+        trump: the trump suit.
+        rule: the play rule.
+
+    Returns:
+        The legal mask and the duty that applies: the :class:`Reason` a card outside it breaks.
+    """
+    if not trick:
+        return Duty(hand, Reason.NOT_ALLOWED)
+    led = trick[0].suit
+    trump_mask = SUIT_MASKS[trump.index]
+    follow = hand & SUIT_MASKS[led.index]
+    if led is trump:
+        if follow:
+            top = max(trick, key=lambda c: strength(c, trump, led) if c.suit is trump else -1)
+            higher = follow & trumps_above(top)
+            if higher:
+                return Duty(higher, Reason.MUST_OVERTRUMP)
+            return Duty(follow, Reason.MUST_FOLLOW_SUIT)
+        return Duty(hand, Reason.NOT_ALLOWED)
+    if follow:
+        return Duty(follow, Reason.MUST_FOLLOW_SUIT)
+    trumps = hand & trump_mask
+    if not trumps:
+        return Duty(hand, Reason.NOT_ALLOWED)
+    win_pos = winning_position(trick, trump)
+    winner_card = trick[win_pos]
+    trump_winning = winner_card.suit is trump
+    higher = trumps & trumps_above(winner_card) if trump_winning else trumps
+    non_trumps = hand & ~trump_mask
+    if rule is PlayRule.ROTTERDAM:
+        if higher:
+            return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
+        return Duty(trumps, Reason.MUST_TRUMP)
+    partner_winning = Seat((leader + win_pos) % 4) == seat.partner
+    if rule is PlayRule.KLAMMERN or not partner_winning:
+        if higher:
+            return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
+        if non_trumps:
+            return Duty(non_trumps, Reason.MAY_NOT_UNDERTRUMP)
+        return Duty(hand, Reason.NOT_ALLOWED)
+    # Amsterdam, partner winning.
+    if not trump_winning:
+        return Duty(hand, Reason.NOT_ALLOWED)
+    allowed = non_trumps | higher
+    if allowed:
+        return Duty(allowed, Reason.MAY_NOT_UNDERTRUMP)
+    return Duty(hand, Reason.NOT_ALLOWED)
+
+
+def legal_cards(
+    hand: Sequence[Card], trick: Sequence[Card], seat: Seat, leader: Seat, trump: Suit,
+    rule: PlayRule,
+) -> tuple[Card, ...]:
+    """Card-list convenience form of :func:`legal_mask`."""
+    m = 0
+    for c in hand:
+        m |= c.bit
+    legal = legal_mask(m, trick, seat, leader, trump, rule).legal
+    return tuple(c for c in hand if legal & c.bit)
+
+
+# --- Roem (rules.md §5) -------------------------------------------------------------------
+
+def _run_roem(bits: int) -> int:
+    """Roem of the ranks ``bits`` (8-bit mask, natural order) of one suit: a run of four 50,
+    else a run of three 20 (§5.2)."""
+    if bits & (bits >> 1) & (bits >> 2) & (bits >> 3):
+        return 50
+    if bits & (bits >> 1) & (bits >> 2):
+        return 20
+    return 0
+
+
+_RUN_ROEM = tuple(_run_roem(b) for b in range(256))
+_QK = (1 << Rank.QUEEN) | (1 << Rank.KING)
+_FOUR_OF_A_KIND = {Rank.JACK: 200, Rank.ACE: 100, Rank.KING: 100, Rank.QUEEN: 100, Rank.TEN: 100}
+
+
+def roem(cards: Sequence[Card], trump: Suit, four_low_cards: int = 0) -> int:
+    """Roem in the cards of one trick (``rules.md`` §5.2–5.4), whoever played them.
+
+    Runs use the natural order 7..A without wrap-around; stuk (K+Q of trump) adds 20 and
+    combines with a run; four of a kind: J 200, A/K/Q/10 100, 9/8/7 ``four_low_cards``.
+    """
+    if len(cards) == 4 and all(c.rank is cards[0].rank for c in cards):
+        return _FOUR_OF_A_KIND.get(cards[0].rank, four_low_cards)
+    per_suit = [0, 0, 0, 0]
+    for c in cards:
+        per_suit[c.suit.index] |= 1 << c.rank
+    total = sum(_RUN_ROEM[b] for b in per_suit)
+    if per_suit[trump.index] & _QK == _QK:
+        total += 20
+    return total
+
+
+# --- Scoring (rules.md §6) ----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """The outcome of a Klaverjassen round (``rules.md`` §6).
+
+    Attributes:
+        playing_team: the maker's team.
+        card_points: card points won in tricks per team (with the last-trick 10), sum 162.
+        roem: roem counted per team (claimed roem only in claim mode), without pit.
+        tricks: tricks won per team.
+        nat: the playing team failed (§6.3).
+        pit: the team that took all 8 tricks and gets the bonus, or None (§6.4).
+        points: card points written on the sheet per team (nat: defenders all of them).
+        roem_scored: roem written on the sheet per team, pit bonus included.
+        score: ``points + roem_scored`` per team.
+    """
+
+    playing_team: Team
+    card_points: Mapping[Team, int]
+    roem: Mapping[Team, int]
+    tricks: Mapping[Team, int]
+    nat: bool
+    pit: Team | None
+    points: Mapping[Team, int]
+    roem_scored: Mapping[Team, int]
+    score: Mapping[Team, int]
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form with team keys ``"NS"``/``"EW"``."""
+        def d(m: Mapping[Team, int]) -> dict[str, int]:
+            return {t.value: m[t] for t in (Team.NS, Team.EW)}
+
+        return {
+            "playing_team": self.playing_team.value,
+            "card_points": d(self.card_points),
+            "roem": d(self.roem),
+            "tricks": d(self.tricks),
+            "nat": self.nat,
+            "pit": self.pit.value if self.pit else None,
+            "points": d(self.points),
+            "roem_scored": d(self.roem_scored),
+            "score": d(self.score),
+        }
+
+
+def score_round(
+    playing_team: Team,
+    card_points: Mapping[Team, int],
+    roem: Mapping[Team, int],
+    tricks: Mapping[Team, int],
+    defender_pit: bool = True,
+) -> RoundScore:
+    """Score a Klaverjassen round (``rules.md`` §6.1–6.4).
+
+    The playing team must have strictly more than the defenders, card points plus roem of
+    both (§6.2); otherwise it is nat and the defenders score all card points plus all roem
+    (§6.3). A team with all 8 tricks gets 100 pit roem; defenders only if ``defender_pit``.
+    """
+    p, d = playing_team, playing_team.other
+    pit: Team | None = None
+    for t in (p, d):
+        if tricks[t] == 8 and (t is p or defender_pit):
+            pit = t
+    nat = card_points[p] + roem[p] <= card_points[d] + roem[d]
+    if nat:
+        points = {p: 0, d: card_points[p] + card_points[d]}
+        roem_scored = {p: 0, d: roem[p] + roem[d]}
+    else:
+        points = {p: card_points[p], d: card_points[d]}
+        roem_scored = {p: roem[p], d: roem[d]}
+    if pit is not None and not (nat and pit is p):
+        roem_scored[pit] += PIT_BONUS
+    score = {t: points[t] + roem_scored[t] for t in (p, d)}
+    return RoundScore(
+        playing_team=p,
+        card_points=dict(card_points),
+        roem=dict(roem),
+        tricks=dict(tricks),
+        nat=nat,
+        pit=pit,
+        points=points,
+        roem_scored=roem_scored,
+        score=score,
+    )
