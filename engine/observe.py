@@ -20,7 +20,7 @@ class Observation:
     """One seat's view of a round (and of the game's sheet, when built from a game).
 
     Attributes:
-        seat: the viewer.
+        seat: the viewer; None for the public view (the group's table: no hand, no actions).
         settings: the table's rules.
         number: round number, 1-based.
         dealer, forehand: as in the round.
@@ -40,7 +40,7 @@ class Observation:
         totals: the game's totals per team before this round (0 without a game).
     """
 
-    seat: Seat
+    seat: Seat | None
     settings: Settings
     number: int
     dealer: Seat
@@ -75,8 +75,10 @@ class Observation:
         return tuple(Seat((self.leader + i) % 4) for i in range(len(self.trick)))
 
 
-def observe_round(state: RoundState, seat: Seat, totals: dict[Team, int] | None = None) -> Observation:
-    """The view of ``seat`` on a round. ``totals``: the game totals to include."""
+def observe_round(
+    state: RoundState, seat: Seat | None, totals: dict[Team, int] | None = None
+) -> Observation:
+    """The view of ``seat`` (None: the public view) on a round, with the game ``totals``."""
     proposed: Card | None = None
     if state.settings.trump_selection is TrumpSelection.KLAMMERN:
         middle = state.deal.dealer_middle_card
@@ -90,7 +92,7 @@ def observe_round(state: RoundState, seat: Seat, totals: dict[Team, int] | None 
         dealer=state.dealer,
         forehand=state.forehand,
         phase=state.phase,
-        hand=cards_of(state.hands[seat]),
+        hand=cards_of(state.hands[seat]) if seat is not None else (),
         hand_counts=tuple(h.bit_count() for h in state.hands),
         bids=state.bids,
         shown=status.shown,
@@ -101,7 +103,7 @@ def observe_round(state: RoundState, seat: Seat, totals: dict[Team, int] | None 
         trick=state.trick,
         tricks=state.tricks,
         to_act=state.to_act,
-        legal=state.legal_actions(seat),
+        legal=state.legal_actions(seat) if seat is not None else (),
         card_points=state.team_card_points(),
         roem=state.team_roem(),
         tricks_won=state.team_tricks(),
@@ -110,8 +112,8 @@ def observe_round(state: RoundState, seat: Seat, totals: dict[Team, int] | None 
     )
 
 
-def observe(state: GameState | RoundState, seat: Seat) -> Observation:
-    """What ``seat`` may see now.
+def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
+    """What ``seat`` may see now; ``seat=None`` gives the public view (what everybody sees).
 
     Raises:
         ValueError: for a game that is over (there is no round to see).
