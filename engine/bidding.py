@@ -99,9 +99,7 @@ def _klammern_status(forehand: Seat, bids: Sequence[Action], proposed: Suit) -> 
     if kleintje is None:
         if n < 8:
             seat = Seat((forehand + n - 4) % 4)
-            return BidStatus(
-                seat, (*(Kleintje(seat, s) for s in SUITS), Pass(seat)), shown=shown
-            )
+            return BidStatus(seat, (*(Kleintje(seat, s) for s in SUITS), Pass(seat)), shown=shown)
         return BidStatus(None, (), shown=shown, redeal=True)
     after = len(bids) - 1 - bids.index(kleintje)
     if after < 3:

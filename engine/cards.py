@@ -11,7 +11,7 @@ int mask (bit ``index``); :func:`mask_of` and :func:`cards_of` convert.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 from engine.errors import NotationError
@@ -26,8 +26,8 @@ class Suit(StrEnum):
     CLUBS = "C"
 
     @property
-    def index(self) -> int:
-        """0 for spades, 1 hearts, 2 diamonds, 3 clubs."""
+    def ordinal(self) -> int:
+        """0 for spades, 1 hearts, 2 diamonds, 3 clubs (the suit's block in a card mask)."""
         return _SUIT_INDEX[self]
 
     @classmethod
@@ -80,16 +80,15 @@ class Card:
 
     suit: Suit
     rank: Rank
+    index: int = field(init=False, compare=False, repr=False)
+    """``suit.ordinal * 8 + rank``, 0..31."""
+    bit: int = field(init=False, compare=False, repr=False)
+    """``1 << index``: this card as a one-card mask."""
 
-    @property
-    def index(self) -> int:
-        """``suit.index * 8 + rank``, 0..31."""
-        return self.suit.index * 8 + int(self.rank)
-
-    @property
-    def bit(self) -> int:
-        """``1 << index``: this card as a one-card mask."""
-        return 1 << self.index
+    def __post_init__(self) -> None:
+        index = _SUIT_INDEX[self.suit] * 8 + int(self.rank)
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "bit", 1 << index)
 
     def __str__(self) -> str:
         return f"{self.rank.symbol}{self.suit.value}"
@@ -115,7 +114,7 @@ class Card:
         rank = _RANK_BY_SYMBOL.get(rank_text)
         if rank is None or suit_text not in "SHDC":
             raise NotationError(f"not a card: {text!r}")
-        return CARDS[Suit(suit_text).index * 8 + rank]
+        return CARDS[Suit(suit_text).ordinal * 8 + rank]
 
 
 CARDS: tuple[Card, ...] = tuple(Card(s, Rank(r)) for s in SUITS for r in range(8))

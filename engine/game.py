@@ -79,7 +79,9 @@ class GameState:
         current, events = game._deal_round(1, first_dealer, 0)
         return replace(game, current=current), events
 
-    def _deal_round(self, number: int, dealer: Seat, attempt: int) -> tuple[RoundState, list[Event]]:
+    def _deal_round(
+        self, number: int, dealer: Seat, attempt: int
+    ) -> tuple[RoundState, list[Event]]:
         turned = self.settings.trump_selection is TrumpSelection.TURNED
         d = deal(round_rng(self.seed, number, attempt), dealer, number == 1, with_turned=turned)
         state, events = RoundState.start(self.settings, number, d)

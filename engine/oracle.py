@@ -85,7 +85,9 @@ def trick_winner(settings: Settings, inp: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(last, bool):
         raise CaseError("last_trick must be a boolean")
     points = mask_points(mask_of(cards), trump) + (LAST_TRICK_BONUS if last else 0)
-    trick_roem = 0 if settings.variant == "klammern" else roem(cards, trump, settings.four_low_cards)
+    trick_roem = (
+        0 if settings.variant == "klammern" else roem(cards, trump, settings.four_low_cards)
+    )
     winner = Seat((leader + _winning_position(cards, trump)) % 4)
     return {"winner": int(winner), "card_points": points, "roem": trick_roem}
 
@@ -187,9 +189,7 @@ def declarations(settings: Settings, inp: dict[str, Any]) -> dict[str, Any]:
     """``declarations`` (Klammern §9.5): points per team; only the best team scores."""
     trump = Suit.parse(_get(inp, "trump"))
     decl = _get(inp, "declarations")
-    per_team = {
-        t: [parse_cards(seq) for seq in _get(decl, t.value)] for t in (Team.NS, Team.EW)
-    }
+    per_team = {t: [parse_cards(seq) for seq in _get(decl, t.value)] for t in (Team.NS, Team.EW)}
     points = declaration_points(per_team, trump)
     return {t.value: points[t] for t in (Team.NS, Team.EW)}
 

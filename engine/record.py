@@ -62,12 +62,14 @@ def round_export(state: RoundState) -> dict[str, Any]:
     """One round as the bot's admin export describes it (seats 0-3, cards in notation)."""
     tricks = []
     for t in state.tricks:
-        tricks.append({
-            "leader": int(t.leader),
-            "cards": [{"seat": int(s), "card": str(c)} for s, c in t.played()],
-            "winner": int(t.winner),
-            "roem": t.roem,
-        })
+        tricks.append(
+            {
+                "leader": int(t.leader),
+                "cards": [{"seat": int(s), "card": str(c)} for s, c in t.played()],
+                "winner": int(t.winner),
+                "roem": t.roem,
+            }
+        )
     result = state.result
     out: dict[str, Any] = {
         "number": state.number,

@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from engine.actions import PLAY, Action, ClaimRoem, Pass, PlayCard
 from engine.bidding import BidStatus, bid_status, check_bid
-from engine.cards import Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
+from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
 from engine.deal import Deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -168,7 +168,7 @@ class RoundState:
     def to_act(self) -> Seat | None:
         """Who must act now (None when the round is over)."""
         if self.phase is Phase.PLAY:
-            return Seat((self.leader + len(self.trick)) % 4)
+            return SEATS[(self.leader + len(self.trick)) & 3]
         if self.phase is Phase.BIDDING:
             return self.bid_status().to_act
         if self.phase is Phase.CLAIM:
@@ -187,7 +187,11 @@ class RoundState:
             return 0
         assert to_act is not None and self.trump is not None
         return legal_mask(
-            self.hands[to_act], self.trick, to_act, self.leader, self.trump,
+            self.hands[to_act],
+            self.trick,
+            to_act,
+            self.leader,
+            self.trump,
             self.settings.play_rule,
         ).legal
 
@@ -297,13 +301,17 @@ class RoundState:
         leader = after.maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
         events.append(TrumpChosen(after.maker, after.trump, leader))
         state = replace(
-            self, bids=bids, trump=after.trump, maker=after.maker, leader=leader,
+            self,
+            bids=bids,
+            trump=after.trump,
+            maker=after.maker,
+            leader=leader,
             phase=Phase.PLAY,
         )
         return state, events
 
     def _play(self, action: PlayCard) -> tuple[RoundState, list[Event]]:
-        seat = Seat((self.leader + len(self.trick)) % 4)
+        seat = SEATS[(self.leader + len(self.trick)) & 3]
         if action.seat != seat:
             raise IllegalAction(Reason.NOT_YOUR_TURN, to_act=int(seat))
         card = action.card
@@ -323,9 +331,9 @@ class RoundState:
         hands[seat] = hand & ~card.bit
         trick = (*self.trick, card)
         if len(trick) < 4:
-            return replace(self, hands=tuple(hands), trick=trick), events
+            return self._next(tuple(hands), self.leader, trick, self.tricks, self.claimed), events
         win_pos = winning_position(trick, trump)
-        winner = Seat((self.leader + win_pos) % 4)
+        winner = SEATS[(self.leader + win_pos) & 3]
         last = len(self.tricks) == 7
         points = mask_points(mask_of(trick), trump) + (LAST_TRICK_BONUS if last else 0)
         trick_roem = 0
@@ -333,15 +341,37 @@ class RoundState:
             trick_roem = roem(trick, trump, self.settings.four_low_cards)
         done = Trick(self.leader, trick, winner, points, trick_roem)
         events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
-        state = replace(
-            self, hands=tuple(hands), trick=(), tricks=(*self.tricks, done), leader=winner,
-            claimed=(*self.claimed, False),
-        )
+        state = self._next(tuple(hands), winner, (), (*self.tricks, done), (*self.claimed, False))
         if not last:
             return state, events
         if state.settings.roem is RoemMode.CLAIM and trick_roem:
             return replace(state, phase=Phase.CLAIM), events
         return state._score(events)
+
+    def _next(
+        self,
+        hands: tuple[int, ...],
+        leader: Seat,
+        trick: tuple[Card, ...],
+        tricks: tuple[Trick, ...],
+        claimed: tuple[bool, ...],
+    ) -> RoundState:
+        """The state after a card in the play phase (the hot path: no ``replace``)."""
+        return RoundState(
+            self.settings,
+            self.number,
+            self.deal,
+            Phase.PLAY,
+            self.bids,
+            self.trump,
+            self.maker,
+            hands,
+            leader,
+            trick,
+            tricks,
+            claimed,
+            None,
+        )
 
     def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
         assert self.trump is not None

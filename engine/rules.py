@@ -26,9 +26,7 @@ PIT_BONUS = 100
 
 def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
     """For each natural rank, the 8-bit mask of ranks that beat it in this order."""
-    return tuple(
-        sum(1 << r2 for r2 in range(8) if strength[r2] > strength[r]) for r in range(8)
-    )
+    return tuple(sum(1 << r2 for r2 in range(8) if strength[r2] > strength[r]) for r in range(8))
 
 
 _TRUMP_ABOVE = _above(TRUMP_STRENGTH)
@@ -41,7 +39,7 @@ def card_points(c: Card, trump: Suit) -> int:
 
 def mask_points(mask: int, trump: Suit) -> int:
     """Card points of all cards in ``mask``."""
-    t = trump.index
+    t = trump.ordinal
     total = 0
     for s in range(4):
         bits = (mask >> (8 * s)) & 0xFF
@@ -82,7 +80,7 @@ def winning_position(cards: Sequence[Card], trump: Suit) -> int:
 
 def trumps_above(c: Card) -> int:
     """Mask of the trumps of ``c``'s suit that beat ``c`` when its suit is trump."""
-    return _TRUMP_ABOVE[c.rank] << (8 * c.suit.index)
+    return _TRUMP_ABOVE[c.rank] << (8 * c.suit.ordinal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +110,8 @@ def legal_mask(
     if not trick:
         return Duty(hand, Reason.NOT_ALLOWED)
     led = trick[0].suit
-    trump_mask = SUIT_MASKS[trump.index]
-    follow = hand & SUIT_MASKS[led.index]
+    trump_mask = SUIT_MASKS[trump.ordinal]
+    follow = hand & SUIT_MASKS[led.ordinal]
     if led is trump:
         if follow:
             top = max(trick, key=lambda c: strength(c, trump, led) if c.suit is trump else -1)
@@ -136,7 +134,7 @@ def legal_mask(
         if higher:
             return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
         return Duty(trumps, Reason.MUST_TRUMP)
-    partner_winning = Seat((leader + win_pos) % 4) == seat.partner
+    partner_winning = (leader + win_pos - seat) & 3 == 2
     if rule is PlayRule.KLAMMERN or not partner_winning:
         if higher:
             return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
@@ -153,7 +151,11 @@ def legal_mask(
 
 
 def legal_cards(
-    hand: Sequence[Card], trick: Sequence[Card], seat: Seat, leader: Seat, trump: Suit,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    seat: Seat,
+    leader: Seat,
+    trump: Suit,
     rule: PlayRule,
 ) -> tuple[Card, ...]:
     """Card-list convenience form of :func:`legal_mask`."""
@@ -165,6 +167,7 @@ def legal_cards(
 
 
 # --- Roem (rules.md §5) -------------------------------------------------------------------
+
 
 def _run_roem(bits: int) -> int:
     """Roem of the ranks ``bits`` (8-bit mask, natural order) of one suit: a run of four 50,
@@ -191,14 +194,15 @@ def roem(cards: Sequence[Card], trump: Suit, four_low_cards: int = 0) -> int:
         return _FOUR_OF_A_KIND.get(cards[0].rank, four_low_cards)
     per_suit = [0, 0, 0, 0]
     for c in cards:
-        per_suit[c.suit.index] |= 1 << c.rank
+        per_suit[c.suit.ordinal] |= 1 << c.rank
     total = sum(_RUN_ROEM[b] for b in per_suit)
-    if per_suit[trump.index] & _QK == _QK:
+    if per_suit[trump.ordinal] & _QK == _QK:
         total += 20
     return total
 
 
 # --- Scoring (rules.md §6) ----------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class RoundScore:
@@ -228,6 +232,7 @@ class RoundScore:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able form with team keys ``"NS"``/``"EW"``."""
+
         def d(m: Mapping[Team, int]) -> dict[str, int]:
             return {t.value: m[t] for t in (Team.NS, Team.EW)}
 

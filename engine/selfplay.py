@@ -22,7 +22,9 @@ from engine.players import Player, RandomPlayer
 from engine.settings import PRESETS, Settings
 
 
-def play_game(settings: Settings, seed: int, players: Sequence[Player], rng: random.Random) -> GameState:
+def play_game(
+    settings: Settings, seed: int, players: Sequence[Player], rng: random.Random
+) -> GameState:
     """Play one whole game with ``players[seat]`` choosing for each seat."""
     game = GameState.new(settings, seed)
     while not game.is_over:
@@ -56,7 +58,8 @@ def run(games: int, preset: str, seed: int, rounds: int | None = None) -> dict[s
         "rounds_per_second": round(n_rounds / seconds, 1) if seconds else 0.0,
         "games_per_second": round(games / seconds, 2) if seconds else 0.0,
         "mean_score": round((totals[Team.NS] + totals[Team.EW]) / (2 * n_rounds), 2)
-        if n_rounds else 0.0,
+        if n_rounds
+        else 0.0,
         "mean_totals": {t.value: round(v / games, 1) for t, v in totals.items()} if games else {},
         "nat_share": round(nat / n_rounds, 4) if n_rounds else 0.0,
     }

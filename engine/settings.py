@@ -189,7 +189,7 @@ class Settings:
 def _enum_parser(enum: type[StrEnum]) -> Any:
     def parse(name: str, raw: object) -> StrEnum:
         try:
-            return enum(str(raw)) if isinstance(raw, str) else enum(raw)
+            return enum(str(raw))
         except ValueError:
             raise SettingsError(name, raw) from None
 

@@ -15,7 +15,10 @@ import pytest
 from engine.oracle import answer, main
 
 ROOT = Path(__file__).resolve().parents[2]
-CASE_FILES = [ROOT / "tests" / "data" / "rules.jsonl", ROOT.parent / "shared" / "cases" / "rules.jsonl"]
+CASE_FILES = [
+    ROOT / "tests" / "data" / "rules.jsonl",
+    ROOT.parent / "shared" / "cases" / "rules.jsonl",
+]
 
 
 def _load() -> list[dict[str, Any]]:
@@ -56,10 +59,16 @@ def test_oracle_answers_each_line_in_order_and_errors_without_crashing() -> None
         "this is not json",
         json.dumps({"id": "x1", "kind": "roem", "input": {"trump": "Z", "cards": []}}),
         json.dumps({"id": "x2", "kind": "nonsense", "input": {}}),
-        json.dumps({"id": "x3", "kind": "legal_moves", "settings": {"play_rule": "nope"},
-                    "input": {}}),
-        json.dumps({"id": "x4", "kind": "legal_moves", "input": {"trump": "H", "trick": [],
-                    "seat": 0, "hand": ["AH", "AH"]}}),
+        json.dumps(
+            {"id": "x3", "kind": "legal_moves", "settings": {"play_rule": "nope"}, "input": {}}
+        ),
+        json.dumps(
+            {
+                "id": "x4",
+                "kind": "legal_moves",
+                "input": {"trump": "H", "trick": [], "seat": 0, "hand": ["AH", "AH"]},
+            }
+        ),
     ]
     out = io.StringIO()
     assert main(io.StringIO("\n".join(lines) + "\n"), out) == 0
@@ -72,7 +81,11 @@ def test_oracle_answers_each_line_in_order_and_errors_without_crashing() -> None
 def test_oracle_runs_as_a_module() -> None:
     line = json.dumps({"id": "m", "kind": "roem", "input": {"trump": "S", "cards": ["KS", "QS"]}})
     proc = subprocess.run(
-        [sys.executable, "-m", "engine.oracle"], input=line + "\n", capture_output=True,
-        text=True, check=True, cwd=ROOT,
+        [sys.executable, "-m", "engine.oracle"],
+        input=line + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     assert json.loads(proc.stdout) == {"id": "m", "actual": {"roem": 20}}

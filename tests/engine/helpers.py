@@ -1,0 +1,50 @@
+"""Helpers to build engine states for tests."""
+
+from __future__ import annotations
+
+import random
+
+from engine.actions import Action
+from engine.cards import Seat, Suit, parse_cards
+from engine.deal import Deal
+from engine.game import GameState
+from engine.round import Phase, RoundState
+from engine.settings import Settings
+
+
+def fixed_deal(dealer: int, hands: list[str], turned: tuple[Suit, ...] = ()) -> Deal:
+    """A deal from four space-separated hands (index = seat)."""
+    return Deal(Seat(dealer), tuple(parse_cards(h.split()) for h in hands), turned)
+
+
+def round_from(settings: Settings, deal: Deal, number: int = 2) -> RoundState:
+    """A round started on ``deal``."""
+    state, _ = RoundState.start(settings, number, deal)
+    return state
+
+
+def apply_all(state: RoundState, actions: list[Action]) -> RoundState:
+    """Apply actions in order."""
+    for a in actions:
+        state, _ = state.apply(a)
+    return state
+
+
+def random_game(settings: Settings, seed: int, steps: int | None = None) -> GameState:
+    """A game advanced by random legal actions (``steps`` of them, or to the end)."""
+    rng = random.Random(seed)
+    game = GameState.new(settings, seed)
+    n = 0
+    while not game.is_over and (steps is None or n < steps):
+        legal = game.legal_actions()
+        game, _ = game.apply(legal[rng.randrange(len(legal))])
+        n += 1
+    return game
+
+
+def play_round_randomly(state: RoundState, rng: random.Random) -> RoundState:
+    """Finish a round with random legal actions."""
+    while state.phase not in (Phase.SCORED, Phase.REDEAL):
+        legal = state.legal_actions()
+        state, _ = state.apply(legal[rng.randrange(len(legal))])
+    return state
