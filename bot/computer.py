@@ -1,0 +1,81 @@
+"""Computer players off the event loop (issue 5): the search runs in a process pool so other
+tables keep responding while a computer thinks.
+
+The worker gets only the seat's :class:`~engine.observe.Observation` (never the full state) and
+a seed, and answers an action in notation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import cache
+
+from engine.actions import Action, parse_action
+from engine.observe import Observation
+from engine.players import Player, RandomPlayer
+
+
+@cache
+def _player(level: str) -> Player:
+    """The player object for a level (one per worker process)."""
+    try:
+        from engine.ai import make_player
+    except ImportError:
+        return RandomPlayer()
+    return make_player(level)
+
+
+def choose_notation(obs: Observation, level: str, seed: int) -> str:
+    """Pick an action for ``obs.seat``; runs in a worker. Returns the action in notation."""
+    action = _player(level).choose(obs, random.Random(seed))
+    return action.notation()
+
+
+def _warm_up(level: str) -> None:
+    _player(level)
+
+
+class ComputerPlayers:
+    """Runs computer decisions in a pool.
+
+    Args:
+        level: ``strong``, ``basic`` or ``random``.
+        workers: processes in the pool; 0 runs decisions in one thread of this process.
+    """
+
+    def __init__(self, level: str = "strong", workers: int = 1) -> None:
+        self.level = level
+        self._workers = workers
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self._workers > 0:
+                ctx = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(self._workers, mp_context=ctx)
+            else:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="computer")
+        return self._executor
+
+    async def start(self) -> None:
+        """Start the pool and load the player in each worker (so the first move is quick)."""
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._pool(), _warm_up, self.level)
+
+    async def choose(self, obs: Observation, seed: int) -> Action:
+        """The computer's action for ``obs.seat`` (one of ``obs.legal``)."""
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
+        action = parse_action(text)
+        if action not in obs.legal:  # a broken player must never stall or corrupt a game
+            action = obs.legal[0]
+        return action
+
+    def shutdown(self) -> None:
+        """Stop the workers (does not wait for a running decision)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

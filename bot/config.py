@@ -1,0 +1,58 @@
+"""Settings of the running bot, from the environment or ``.env`` (pydantic-settings).
+
+Every setting is documented in ``.env.example``. The token is a :class:`~pydantic.SecretStr`
+so it never appears in logs or reprs.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.i18n import LANGUAGES
+
+
+class BotConfig(BaseSettings):
+    """The bot's settings.
+
+    Attributes:
+        telegram_bot_token: the token from @BotFather (required).
+        telegram_api_base_url: base URL of a (local) Bot API server, e.g.
+            ``http://127.0.0.1:8081/bot``; None for Telegram's.
+        database_path: SQLite file (created if missing).
+        default_language: language when neither chat nor user chose one (nl, de, fr, en).
+        turn_timeout_seconds: default seconds a player has to act; 0 turns the timer off.
+        computer_level: strength of computer players: ``strong`` or ``basic``.
+        computer_workers: processes that run computer players (0: a thread in the bot process).
+        log_level: Python logging level name.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr
+    telegram_api_base_url: str | None = None
+    database_path: str = "klaverjas.sqlite3"
+    default_language: str = "nl"
+    turn_timeout_seconds: int = Field(default=60, ge=0, le=3600)
+    computer_level: str = "strong"
+    computer_workers: int = Field(default=1, ge=0, le=32)
+    log_level: str = "INFO"
+
+    @field_validator("default_language")
+    @classmethod
+    def _language(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
+        return value
+
+    @field_validator("computer_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        if value not in ("strong", "basic", "random"):
+            raise ValueError("must be strong, basic or random")
+        return value
+
+    @field_validator("telegram_api_base_url")
+    @classmethod
+    def _base_url(cls, value: str | None) -> str | None:
+        return value or None
