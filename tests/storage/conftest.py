@@ -16,7 +16,6 @@ import pytest
 from storage import Repository, SqliteRepository
 from tests.storage.helpers import Backend, seed
 
-
 PERSISTENT_BACKENDS = ["sqlite-file"]
 ALL_BACKENDS = ["sqlite-memory", *PERSISTENT_BACKENDS]
 

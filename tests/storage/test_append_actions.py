@@ -175,7 +175,13 @@ async def test_bad_arguments_are_refused_before_writing(seeded: Repository) -> N
         )
     with pytest.raises(ValueError, match="JSON"):
         await seeded.append_actions(
-            game.game_id, game.version, [], snapshot="{", status=GameStatus.ACTIVE, timer=None, now=T0
+            game.game_id,
+            game.version,
+            [],
+            snapshot="{",
+            status=GameStatus.ACTIVE,
+            timer=None,
+            now=T0,
         )
     with pytest.raises(ValueError, match="timer"):
         await seeded.append_actions(

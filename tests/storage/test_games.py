@@ -21,7 +21,6 @@ from storage import (
 from tests.storage.helpers import (
     ANN,
     BOB,
-    CAS,
     CHAT,
     OTHER_CHAT,
     SETTINGS,
