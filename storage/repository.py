@@ -125,8 +125,8 @@ class Repository(Protocol):
         """Open a table in ``lobby`` status at version 1 with no actions and no snapshot.
         ``seats`` fills seats ``0..len-1`` (at most 4; the rest are empty). The chat and every
         human's user row must exist. Raises ``NotFound``, ``OpenGameExists`` (the chat already
-        has a lobby or active game), ``SeatConflict``, ``ValueError`` (seed beyond 64 bits,
-        settings not JSON)."""
+        has a lobby or active game), ``ValueError`` (seed beyond 64 bits, settings not JSON,
+        more than 4 seats, one user in two seats)."""
 
     async def set_seats(
         self,
@@ -137,9 +137,11 @@ class Repository(Protocol):
         now: float,
     ) -> int:
         """Replace the occupants of the given seats (``{seat: occupant}``, others untouched) and
-        clear their hand messages; returns the new version. Works in ``lobby`` and ``active``
-        (e.g. a computer takes over). Raises ``NotFound`` (game or user), ``StaleVersion``,
-        ``WrongStatus``, ``SeatConflict``."""
+        clear their hand messages; returns the new version (an empty mapping only bumps it).
+        Works in ``lobby`` and ``active`` (e.g. a computer takes over). A user may move seats in
+        one call (``{0: Occupant.empty(), 2: Occupant.human(...)}``). Raises ``NotFound`` (game
+        or user), ``StaleVersion``, ``WrongStatus``, ``SeatConflict`` (a user in two seats),
+        ``ValueError`` (seat not ``0..3``)."""
 
     async def set_settings(
         self, game_id: int, expected_version: int, settings: str, *, now: float
