@@ -8,6 +8,7 @@ game_id = ? AND version = ? AND status IN (...) RETURNING version``; when no row
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 
 from storage.errors import NotFound, OpenGameExists, SeatConflict, StaleVersion, WrongStatus
@@ -125,17 +126,22 @@ async def create_game(
     if await tx.one("SELECT 1 FROM chats WHERE chat_id = ?", (chat_id,)) is None:
         raise NotFound("chat", chat_id)
     await _require_users(tx, {creator_id, *humans})
-    open_game = await tx.one(
-        f"SELECT game_id FROM games WHERE chat_id = ? AND status IN ({placeholders(len(_OPEN))})",
-        (chat_id, *_OPEN),
-    )
-    if open_game is not None:
-        raise OpenGameExists(chat_id, int(open_game["game_id"]))
-    row = await tx.one(
-        "INSERT INTO games (chat_id, status, settings, seed, creator_id, language, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
-        (chat_id, GameStatus.LOBBY.value, settings, seed, creator_id, language, now, now),
-    )
+    try:
+        row = await tx.one(
+            "INSERT INTO games (chat_id, status, settings, seed, creator_id, language, "
+            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
+            (chat_id, GameStatus.LOBBY.value, settings, seed, creator_id, language, now, now),
+        )
+    except sqlite3.IntegrityError:
+        # References were checked above, so this is the index games_one_open_per_chat.
+        open_game = await tx.one(
+            f"SELECT game_id FROM games WHERE chat_id = ? "
+            f"AND status IN ({placeholders(len(_OPEN))})",
+            (chat_id, *_OPEN),
+        )
+        if open_game is None:  # pragma: no cover - some other constraint
+            raise
+        raise OpenGameExists(chat_id, int(open_game["game_id"])) from None
     assert row is not None
     game_id = int(row["game_id"])
     await tx.many(
