@@ -1,0 +1,193 @@
+"""Numbered schema migrations for the SQLite backend, and the code that applies them.
+
+The ``schema_version`` table records one row per applied migration. At start-up
+:func:`apply_migrations` applies the missing ones in order, each in its own ``BEGIN IMMEDIATE``
+transaction (so two processes starting at once cannot both apply one), and refuses a database
+whose schema is newer than this code.
+
+To change the schema, append a :class:`Migration` with the next number; never edit a released
+one. Types are kept portable (64-bit integers for Telegram ids, ``REAL`` epoch seconds, JSON as
+``TEXT``) so a PostgreSQL backend can mirror the same numbered steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from storage.errors import SchemaError
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step.
+
+    Attributes:
+        version: its number, ``1..n`` without gaps.
+        name: a short description, stored in ``schema_version``.
+        statements: SQL statements run in order inside one transaction.
+    """
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_INITIAL = Migration(
+    1,
+    "initial schema",
+    (
+        """
+        CREATE TABLE users (
+            user_id            INTEGER PRIMARY KEY,      -- Telegram user id (64-bit)
+            display_name       TEXT    NOT NULL,
+            telegram_language  TEXT,                     -- Telegram's language_code
+            language           TEXT,                     -- chosen in the bot
+            can_message        INTEGER NOT NULL DEFAULT 0 CHECK (can_message IN (0, 1)),
+            updated_at         REAL    NOT NULL          -- UTC epoch seconds
+        )
+        """,
+        """
+        CREATE TABLE chats (
+            chat_id         INTEGER PRIMARY KEY,         -- Telegram chat id (64-bit)
+            chat_type       TEXT    NOT NULL,
+            title           TEXT,
+            language        TEXT,
+            table_defaults  TEXT,                        -- JSON
+            updated_at      REAL    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE games (
+            game_id           INTEGER PRIMARY KEY AUTOINCREMENT,
+            chat_id           INTEGER NOT NULL
+                              REFERENCES chats (chat_id) ON UPDATE CASCADE,
+            status            TEXT    NOT NULL
+                              CHECK (status IN ('lobby', 'active', 'finished', 'abandoned')),
+            settings          TEXT    NOT NULL,          -- JSON
+            seed              INTEGER NOT NULL,
+            creator_id        INTEGER NOT NULL REFERENCES users (user_id),
+            language          TEXT,
+            version           INTEGER NOT NULL DEFAULT 1,
+            snapshot          TEXT,                      -- JSON
+            action_count      INTEGER NOT NULL DEFAULT 0,
+            table_message_id  INTEGER,
+            deadline_at       REAL,                      -- UTC epoch seconds
+            deadline_seat     INTEGER CHECK (deadline_seat BETWEEN 0 AND 3),
+            reminded          INTEGER NOT NULL DEFAULT 0 CHECK (reminded IN (0, 1)),
+            created_at        REAL    NOT NULL,
+            updated_at        REAL    NOT NULL,
+            CHECK ((deadline_at IS NULL) = (deadline_seat IS NULL))
+        )
+        """,
+        # At most one open (lobby or active) game per chat.
+        """
+        CREATE UNIQUE INDEX games_one_open_per_chat
+            ON games (chat_id) WHERE status IN ('lobby', 'active')
+        """,
+        "CREATE INDEX games_by_status ON games (status)",
+        "CREATE INDEX games_by_chat ON games (chat_id)",
+        "CREATE INDEX games_by_deadline ON games (deadline_at) WHERE deadline_at IS NOT NULL",
+        """
+        CREATE TABLE game_seats (
+            game_id          INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+            seat             INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            kind             TEXT    NOT NULL CHECK (kind IN ('empty', 'human', 'computer')),
+            user_id          INTEGER REFERENCES users (user_id),
+            display_name     TEXT,
+            hand_chat_id     INTEGER,                    -- private chat of the hand message
+            hand_message_id  INTEGER,
+            PRIMARY KEY (game_id, seat),
+            CHECK ((kind = 'human') = (user_id IS NOT NULL)),
+            CHECK ((hand_chat_id IS NULL) = (hand_message_id IS NULL))
+        )
+        """,
+        # A user holds at most one seat per game; also serves "games of a user".
+        """
+        CREATE UNIQUE INDEX game_seats_one_per_user
+            ON game_seats (user_id, game_id) WHERE user_id IS NOT NULL
+        """,
+        """
+        CREATE TABLE game_actions (
+            game_id     INTEGER NOT NULL REFERENCES games (game_id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL CHECK (seq >= 0),
+            action      TEXT    NOT NULL,
+            created_at  REAL    NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL,)
+"""Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
+
+_BOOTSTRAP = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version     INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL,
+    applied_at  REAL NOT NULL
+)
+"""
+
+
+def _check_sequence(migrations: Sequence[Migration]) -> int:
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise ValueError(f"migration #{expected} is numbered {migration.version}")
+    return len(migrations)
+
+
+async def _current_version(conn: aiosqlite.Connection) -> int:
+    rows = list(await conn.execute_fetchall("SELECT MAX(version) FROM schema_version"))
+    value = rows[0][0]
+    return int(value) if value is not None else 0
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    """The database's schema version (0 for an empty database)."""
+    await conn.execute(_BOOTSTRAP)
+    return await _current_version(conn)
+
+
+async def apply_migrations(
+    conn: aiosqlite.Connection,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    *,
+    clock: Callable[[], float],
+) -> int:
+    """Bring the database at ``conn`` (autocommit mode) up to ``migrations[-1]``; return the
+    schema version reached.
+
+    Raises:
+        SchemaError: the database's schema is newer than ``migrations`` (nothing is changed).
+        sqlite3.Error: a migration failed; it was rolled back, earlier ones stay applied.
+        ValueError: ``migrations`` are not numbered ``1..n``.
+    """
+    supported = _check_sequence(migrations)
+    current = await schema_version(conn)
+    if current > supported:
+        raise SchemaError(
+            f"database schema version {current} is newer than this code supports "
+            f"({supported}); upgrade the bot instead of downgrading the database",
+            found=current,
+            supported=supported,
+        )
+    for migration in migrations[current:]:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have applied it while we waited for the write lock.
+            if await _current_version(conn) < migration.version:
+                for statement in migration.statements:
+                    await conn.execute(statement)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, clock()),
+                )
+        except BaseException:
+            await conn.execute("ROLLBACK")
+            raise
+        await conn.execute("COMMIT")
+    return supported

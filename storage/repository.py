@@ -1,0 +1,227 @@
+"""The storage contract: one async interface, implemented today by
+:class:`storage.sqlite.SqliteRepository`; a PostgreSQL backend would be a second implementation
+tested by the same contract suite (``tests/storage/``).
+
+Rules every implementation follows:
+
+* **Times** are UTC epoch seconds passed in by the caller (``now=``); storage has no clock.
+* **Versions.** A game's ``version`` starts at 1. *State writes* (:meth:`append_actions`,
+  :meth:`set_seats`, :meth:`set_settings`, :meth:`set_game_language`) take ``expected_version``,
+  run ``UPDATE ... WHERE id = ? AND version = ?`` in one transaction, bump the version by one and
+  return the new one. *Bookkeeping writes* (:meth:`set_table_message`, :meth:`set_hand_message`,
+  :meth:`mark_reminded`) record Telegram facts that do not change what a player may do: they may
+  check ``expected_version`` but never bump it, so buttons already sent with the current version
+  stay valid.
+* **Failures.** A write that raises has changed nothing. Errors: :class:`~storage.errors.NotFound`
+  (the game / user / chat does not exist), :class:`~storage.errors.StaleVersion` (compare-and-set
+  lost), :class:`~storage.errors.WrongStatus` (finished/abandoned game, or a transition not in
+  :data:`~storage.rows.ALLOWED_TRANSITIONS`), :class:`~storage.errors.OpenGameExists`,
+  :class:`~storage.errors.SeatConflict`; bad arguments raise :class:`ValueError`.
+* **Rows** are frozen dataclasses from :mod:`storage.rows`; lists are ordered by ``game_id``.
+* Users and chats are last-writer-wins (they mirror Telegram); only games are compare-and-set.
+* Safe to call from many coroutines at once: each call is its own transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Protocol, Self
+
+from storage.rows import (
+    Chat,
+    ChatMigration,
+    Game,
+    GameStatus,
+    MessageRef,
+    Occupant,
+    TurnTimer,
+    User,
+)
+
+
+class Repository(Protocol):
+    """Async persistence of users, chats and games. See the module docstring for the rules."""
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Close the connection(s). Idempotent. The repository is unusable afterwards."""
+
+    async def __aenter__(self) -> Self:
+        """Return ``self``; :meth:`close` runs on exit."""
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the repository."""
+
+    # -- users --------------------------------------------------------------------------------
+
+    async def upsert_user(
+        self, user_id: int, display_name: str, telegram_language: str | None, *, now: float
+    ) -> User:
+        """Insert or refresh a user's Telegram facts (name, ``language_code``); keeps the chosen
+        language and ``can_message``. A new user starts with ``can_message=False``."""
+
+    async def get_user(self, user_id: int) -> User | None:
+        """The user, or ``None``."""
+
+    async def get_users(self, user_ids: Iterable[int]) -> dict[int, User]:
+        """The known users among ``user_ids``, keyed by id (unknown ids are left out)."""
+
+    async def set_user_language(self, user_id: int, language: str | None, *, now: float) -> User:
+        """Set (or clear, with ``None``) the user's chosen language. Raises ``NotFound``."""
+
+    async def set_can_message(self, user_id: int, can_message: bool, *, now: float) -> User:
+        """Record whether the bot may write to the user in private (``/start`` → ``True``,
+        403 Forbidden → ``False``). Raises ``NotFound``."""
+
+    # -- chats --------------------------------------------------------------------------------
+
+    async def upsert_chat(
+        self, chat_id: int, chat_type: str, title: str | None, *, now: float
+    ) -> Chat:
+        """Insert or refresh a chat's Telegram facts (type, title); keeps language and
+        defaults."""
+
+    async def get_chat(self, chat_id: int) -> Chat | None:
+        """The chat, or ``None``."""
+
+    async def set_chat_language(self, chat_id: int, language: str | None, *, now: float) -> Chat:
+        """Set (or clear) the chat's language. Raises ``NotFound``."""
+
+    async def set_chat_defaults(
+        self, chat_id: int, table_defaults: str | None, *, now: float
+    ) -> Chat:
+        """Set (or clear) the chat's table defaults (JSON text). Raises ``NotFound``,
+        ``ValueError`` for text that is not JSON."""
+
+    async def migrate_chat(
+        self, old_chat_id: int, new_chat_id: int, *, now: float
+    ) -> ChatMigration:
+        """Group became supergroup: move the chat row and all its games to ``new_chat_id`` in
+        one transaction. If a row for the new id exists already, the games move to it, it keeps
+        its own values and takes the old row's language/defaults where its own are ``None``, and
+        the old row is deleted. Idempotent: an unknown ``old_chat_id`` moves nothing. Raises
+        ``OpenGameExists`` if both chats have an open game (nothing moves)."""
+
+    # -- games: creation and state writes (compare-and-set, bump the version) ----------------
+
+    async def create_game(
+        self,
+        chat_id: int,
+        creator_id: int,
+        settings: str,
+        seed: int,
+        *,
+        now: float,
+        seats: Sequence[Occupant] = (),
+        language: str | None = None,
+    ) -> Game:
+        """Open a table in ``lobby`` status at version 1 with no actions and no snapshot.
+        ``seats`` fills seats ``0..len-1`` (at most 4; the rest are empty). The chat and every
+        human's user row must exist. Raises ``NotFound``, ``OpenGameExists`` (the chat already
+        has a lobby or active game), ``ValueError`` (seed beyond 64 bits, settings not JSON,
+        more than 4 seats, one user in two seats)."""
+
+    async def set_seats(
+        self,
+        game_id: int,
+        expected_version: int,
+        seats: Mapping[int, Occupant],
+        *,
+        now: float,
+    ) -> int:
+        """Replace the occupants of the given seats (``{seat: occupant}``, others untouched) and
+        clear their hand messages; returns the new version (an empty mapping only bumps it).
+        Works in ``lobby`` and ``active`` (e.g. a computer takes over). A user may move seats in
+        one call (``{0: Occupant.empty(), 2: Occupant.human(...)}``). Raises ``NotFound`` (game
+        or user), ``StaleVersion``, ``WrongStatus``, ``SeatConflict`` (a user in two seats),
+        ``ValueError`` (seat not ``0..3``)."""
+
+    async def set_settings(
+        self, game_id: int, expected_version: int, settings: str, *, now: float
+    ) -> int:
+        """Replace the settings JSON; only in ``lobby``. Returns the new version. Raises
+        ``NotFound``, ``StaleVersion``, ``WrongStatus``, ``ValueError``."""
+
+    async def set_game_language(
+        self, game_id: int, expected_version: int, language: str | None, *, now: float
+    ) -> int:
+        """Set (or clear) the table's language; ``lobby`` or ``active``. Returns the new version.
+        Raises ``NotFound``, ``StaleVersion``, ``WrongStatus``."""
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        actions: Sequence[str],
+        *,
+        snapshot: str,
+        status: GameStatus,
+        timer: TurnTimer | None,
+        now: float,
+    ) -> int:
+        """The one write of play: in ONE transaction append ``actions`` (may be empty) to the
+        log with contiguous ``seq`` continuing from ``action_count``, store ``snapshot`` (the
+        state after them), ``status`` and ``timer`` (``None`` = no timer running), bump and
+        return the version. ``status`` must be allowed from the current one (lobby → active
+        starts the game; → finished / abandoned ends it, and then ``timer`` must be ``None``).
+        Raises ``NotFound``, ``StaleVersion``, ``WrongStatus``, ``ValueError``."""
+
+    # -- games: bookkeeping (may check the version, never bump it) ----------------------------
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, expected_version: int | None
+    ) -> None:
+        """Record (or clear) the group's table message id. With ``expected_version=None`` the
+        write is unconditional (the newest message is the right one whatever the version).
+        Raises ``NotFound``, ``StaleVersion``."""
+
+    async def set_hand_message(
+        self,
+        game_id: int,
+        seat: int,
+        message: MessageRef | None,
+        *,
+        expected_version: int | None,
+    ) -> None:
+        """Record (or clear) the private message that shows ``seat``'s hand. Same version rule
+        as :meth:`set_table_message`. Raises ``NotFound``, ``StaleVersion``, ``ValueError``
+        (seat not ``0..3``)."""
+
+    async def mark_reminded(self, game_id: int, expected_version: int) -> None:
+        """Set ``timer.reminded`` for the timer running at ``expected_version`` (no-op if no
+        timer runs). Raises ``NotFound``, ``StaleVersion``."""
+
+    # -- queries ------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int, *, with_actions: bool = False) -> Game | None:
+        """The game with its seats (and its whole action log if asked), or ``None``."""
+
+    async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:
+        """The action log from ``seq >= start`` in order (empty for an unknown game)."""
+
+    async def open_game_of_chat(self, chat_id: int, *, with_actions: bool = False) -> Game | None:
+        """The chat's ``lobby`` or ``active`` game (there is at most one), or ``None``."""
+
+    async def games_by_status(self, statuses: Collection[GameStatus]) -> list[Game]:
+        """All games in one of ``statuses`` (e.g. ``{ACTIVE}`` at start-up to re-arm timers and
+        resume computer turns)."""
+
+    async def games_of_user(
+        self, user_id: int, statuses: Collection[GameStatus] = (GameStatus.ACTIVE,)
+    ) -> list[Game]:
+        """The games in ``statuses`` where ``user_id`` holds a seat (one per group they play
+        in)."""
+
+    async def games_due(self, at: float) -> list[Game]:
+        """Open games whose timer deadline is ``<= at``, earliest deadline first."""
+
+    async def export_games(self, *, chat_id: int | None = None) -> list[Game]:
+        """Every game (or every game of ``chat_id``) with seats and whole action logs, for an
+        admin export. Loads everything into memory."""

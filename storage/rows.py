@@ -1,0 +1,269 @@
+"""The values storage hands out and takes in: frozen rows, enums and small value objects.
+
+Conventions shared by every row:
+
+* Telegram ids (users, chats, messages) are ``int`` and may need 64 bits.
+* Times are UTC epoch seconds as ``float``, always passed in by the caller (storage has no clock).
+* ``settings``, ``snapshot`` and ``table_defaults`` are JSON text; storage checks that they parse
+  but never interprets them (the engine and the bot own their shape).
+* Actions are opaque strings in the engine's notation (``"0:choose:H"``, ``"2:play:JS"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+SEAT_COUNT = 4
+"""Every table has seats ``0..3``."""
+
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
+
+
+def check_int64(value: int, what: str) -> int:
+    """Return ``value`` if it fits a signed 64-bit column, else raise :class:`ValueError`."""
+    if not _INT64_MIN <= value <= _INT64_MAX:
+        raise ValueError(f"{what} {value} does not fit in a signed 64-bit integer")
+    return value
+
+
+def check_seat(seat: int) -> int:
+    """Return ``seat`` if it is ``0..3``, else raise :class:`ValueError`."""
+    if not 0 <= seat < SEAT_COUNT:
+        raise ValueError(f"seat must be 0..{SEAT_COUNT - 1}, got {seat}")
+    return seat
+
+
+class GameStatus(StrEnum):
+    """Life cycle of a game: ``lobby`` → ``active`` → ``finished``; ``lobby``/``active`` →
+    ``abandoned``. ``finished`` and ``abandoned`` are final: storage refuses further state writes.
+    """
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+    @property
+    def is_open(self) -> bool:
+        """True for ``lobby`` and ``active``: a chat has at most one open game."""
+        return self in OPEN_STATUSES
+
+
+OPEN_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
+"""The statuses that count as "the chat's open game"."""
+
+ALLOWED_TRANSITIONS: dict[GameStatus, frozenset[GameStatus]] = {
+    GameStatus.LOBBY: frozenset({GameStatus.LOBBY, GameStatus.ACTIVE, GameStatus.ABANDONED}),
+    GameStatus.ACTIVE: frozenset({GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABANDONED}),
+    GameStatus.FINISHED: frozenset(),
+    GameStatus.ABANDONED: frozenset(),
+}
+"""``ALLOWED_TRANSITIONS[current]`` = the statuses a state write may leave the game in."""
+
+
+class SeatKind(StrEnum):
+    """Who sits in a seat."""
+
+    EMPTY = "empty"
+    HUMAN = "human"
+    COMPUTER = "computer"
+
+
+@dataclass(frozen=True, slots=True)
+class Occupant:
+    """Who takes a seat, as written by :meth:`Repository.set_seats` / ``create_game``.
+
+    ``human`` needs ``user_id`` (a user row must exist); ``computer`` has none; ``empty`` has
+    neither id nor name. Build with :meth:`human`, :meth:`computer` or :meth:`empty`.
+
+    Raises:
+        ValueError: for an inconsistent combination.
+    """
+
+    kind: SeatKind
+    user_id: int | None = None
+    display_name: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
+            raise ValueError("a human seat needs a user_id and only a human seat has one")
+        if self.kind is SeatKind.EMPTY and self.display_name is not None:
+            raise ValueError("an empty seat has no display name")
+        if self.user_id is not None:
+            check_int64(self.user_id, "user_id")
+
+    @classmethod
+    def human(cls, user_id: int, display_name: str) -> Occupant:
+        """A Telegram user in the seat."""
+        return cls(SeatKind.HUMAN, user_id, display_name)
+
+    @classmethod
+    def computer(cls, display_name: str) -> Occupant:
+        """A computer player in the seat."""
+        return cls(SeatKind.COMPUTER, None, display_name)
+
+    @classmethod
+    def empty(cls) -> Occupant:
+        """Nobody in the seat."""
+        return cls(SeatKind.EMPTY)
+
+
+EMPTY_SEAT = Occupant(SeatKind.EMPTY)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A Telegram message: ``chat_id`` (64-bit) and ``message_id``."""
+
+    chat_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a game as stored.
+
+    Attributes:
+        index: seat number ``0..3``.
+        occupant: who sits there.
+        hand_message: the player's private-chat message showing their hand, if the bot recorded
+            one (cleared whenever the seat's occupant is rewritten).
+    """
+
+    index: int
+    occupant: Occupant
+    hand_message: MessageRef | None = None
+
+    @property
+    def kind(self) -> SeatKind:
+        """Shortcut for ``occupant.kind``."""
+        return self.occupant.kind
+
+    @property
+    def user_id(self) -> int | None:
+        """Shortcut for ``occupant.user_id`` (``None`` unless human)."""
+        return self.occupant.user_id
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimer:
+    """The running turn timer of a game.
+
+    Attributes:
+        deadline_at: UTC epoch seconds when the seat's time runs out.
+        seat: the seat ``0..3`` the timer is waiting for.
+        reminded: whether the bot already sent the "your turn" reminder for this deadline.
+    """
+
+    deadline_at: float
+    seat: int
+    reminded: bool = False
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A Telegram user the bot has seen.
+
+    Attributes:
+        user_id: Telegram user id (64-bit).
+        display_name: the name to show (first name, or first + last).
+        telegram_language: Telegram's ``language_code`` (e.g. ``"nl"``), if sent.
+        language: the language the user chose in the bot, if any (overrides Telegram's).
+        can_message: the user started the bot and has not blocked it, so the bot may write to
+            them in private.
+        updated_at: UTC epoch seconds of the last write.
+    """
+
+    user_id: int
+    display_name: str
+    telegram_language: str | None
+    language: str | None
+    can_message: bool
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A Telegram chat (usually a group) the bot has seen.
+
+    Attributes:
+        chat_id: Telegram chat id (64-bit, negative for groups).
+        chat_type: Telegram's chat type text (``"group"``, ``"supergroup"``, ``"private"``...).
+        title: the chat title, if any.
+        language: the chat's chosen language, if any.
+        table_defaults: JSON text of per-chat table defaults (preset, rounds, turn timeout...),
+            or ``None`` if never set.
+        updated_at: UTC epoch seconds of the last write.
+    """
+
+    chat_id: int
+    chat_type: str
+    title: str | None
+    language: str | None
+    table_defaults: str | None
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One game (table) with its seats, as loaded.
+
+    Attributes:
+        game_id: storage-assigned id, increasing, never reused.
+        chat_id: the group the table lives in.
+        status: see :class:`GameStatus`.
+        settings: JSON text of the engine settings (fixed once the game leaves the lobby).
+        seed: dealing seed, a signed 64-bit int.
+        creator_id: the user who opened the table.
+        language: the table's language, if set (else the chat's).
+        version: state version, starts at 1; every state write bumps it by one (compare-and-set).
+        snapshot: JSON text of the engine state after the last action, ``None`` until the first
+            :meth:`Repository.append_actions`.
+        action_count: how many actions the log holds (the next action gets ``seq`` = this).
+        table_message_id: the group's table message, if the bot recorded it.
+        timer: the running turn timer, if any.
+        created_at: UTC epoch seconds of creation.
+        updated_at: UTC epoch seconds of the last state write.
+        seats: exactly four seats, ordered by index.
+        actions: the whole action log in order if it was requested, else ``None``.
+    """
+
+    game_id: int
+    chat_id: int
+    status: GameStatus
+    settings: str
+    seed: int
+    creator_id: int
+    language: str | None
+    version: int
+    snapshot: str | None
+    action_count: int
+    table_message_id: int | None
+    timer: TurnTimer | None
+    created_at: float
+    updated_at: float
+    seats: tuple[Seat, ...]
+    actions: tuple[str, ...] | None = None
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The seat ``user_id`` holds in this game, or ``None``."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMigration:
+    """What :meth:`Repository.migrate_chat` moved.
+
+    Attributes:
+        chat_moved: the old chat row existed and now lives under the new id (merged into an
+            existing row for the new id if there was one).
+        games_moved: how many game rows now point at the new chat id.
+    """
+
+    chat_moved: bool
+    games_moved: int

@@ -1,0 +1,436 @@
+"""The SQLite implementation of :class:`storage.repository.Repository`, on aiosqlite.
+
+One connection per repository, in autocommit mode with explicit transactions: writes run in
+``BEGIN IMMEDIATE`` (the write lock is taken up front, so a second process waits up to
+``busy_timeout`` instead of failing half-way), reads in ``BEGIN`` (one consistent snapshot for
+their several queries). An :class:`asyncio.Lock` keeps coroutines from interleaving inside a
+transaction on the shared connection. Compare-and-set uses ``UPDATE ... RETURNING`` (SQLite ≥
+3.35), so a second process writing the same file is also refused cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
+from typing import Self
+
+import aiosqlite
+
+from storage import sqlite_games as games
+from storage.errors import NotFound, SchemaError
+from storage.migrations import MIGRATIONS, Migration, apply_migrations
+from storage.rows import (
+    OPEN_STATUSES,
+    Chat,
+    ChatMigration,
+    Game,
+    GameStatus,
+    MessageRef,
+    Occupant,
+    TurnTimer,
+    User,
+    check_int64,
+)
+from storage.sqlite_rows import (
+    Tx,
+    chat_from,
+    check_json,
+    load_games,
+    placeholders,
+    user_from,
+)
+
+MIN_SQLITE = (3, 35, 0)
+"""``RETURNING`` needs SQLite 3.35."""
+
+
+class SqliteRepository:
+    """:class:`~storage.repository.Repository` on one SQLite database file (or ``":memory:"``).
+
+    Create with :meth:`open`; close with :meth:`close` or ``async with``. All methods are
+    documented on the protocol.
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, version: int) -> None:
+        """Wrap an open, migrated connection; use :meth:`open` instead."""
+        self._conn: aiosqlite.Connection | None = conn
+        self._lock = asyncio.Lock()
+        self._schema_version = version
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = 5000,
+        migrations: Sequence[Migration] = MIGRATIONS,
+        clock: Callable[[], float] = time.time,
+    ) -> Self:
+        """Connect to ``path`` (created if missing; ``":memory:"`` for a private in-memory
+        database), set the PRAGMAs (``journal_mode=WAL``, ``synchronous=NORMAL``,
+        ``foreign_keys=ON``, ``busy_timeout``) and apply pending ``migrations`` (``clock`` only
+        stamps ``schema_version.applied_at``).
+
+        Raises:
+            SchemaError: the database schema is newer than ``migrations``, or SQLite < 3.35.
+            sqlite3.Error: the file cannot be opened or a migration failed.
+        """
+        if sqlite3.sqlite_version_info < MIN_SQLITE:
+            raise SchemaError(f"SQLite {sqlite3.sqlite_version} is too old; need 3.35 or newer")
+        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            version = await apply_migrations(conn, migrations, clock=clock)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, version)
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running transaction). Idempotent."""
+        async with self._lock:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                await conn.close()
+
+    async def __aenter__(self) -> Self:
+        """Return ``self``."""
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close the repository."""
+        await self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version the database was migrated to at :meth:`open`."""
+        return self._schema_version
+
+    async def pragmas(self) -> dict[str, object]:
+        """Diagnostics: the connection's ``journal_mode``, ``synchronous`` (1 = NORMAL),
+        ``foreign_keys``, ``busy_timeout`` (ms) and the stored ``schema_version``."""
+        result: dict[str, object] = {}
+        async with self._read() as tx:
+            for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout"):
+                row = await tx.one(f"PRAGMA {name}")
+                result[name] = row[0] if row is not None else None
+            row = await tx.one("SELECT MAX(version) FROM schema_version")
+            result["schema_version"] = row[0] if row is not None else None
+        return result
+
+    # -- transactions -------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def _transaction(self, begin: str) -> AsyncIterator[Tx]:
+        async with self._lock:
+            conn = self._conn
+            if conn is None:
+                raise RuntimeError("the repository is closed")
+            try:
+                await conn.execute(begin)
+                yield Tx(conn)
+                await conn.commit()
+            except BaseException:
+                # rollback() is a no-op without an open transaction, and aiosqlite runs calls
+                # in order, so this is right even if BEGIN/COMMIT is still queued after a
+                # cancellation; shield it so a second cancellation cannot skip it.
+                await asyncio.shield(conn.rollback())
+                raise
+
+    def _read(self) -> AbstractAsyncContextManager[Tx]:
+        return self._transaction("BEGIN")
+
+    def _write(self) -> AbstractAsyncContextManager[Tx]:
+        return self._transaction("BEGIN IMMEDIATE")
+
+    # -- users --------------------------------------------------------------------------------
+
+    async def upsert_user(
+        self, user_id: int, display_name: str, telegram_language: str | None, *, now: float
+    ) -> User:
+        """See :meth:`Repository.upsert_user`."""
+        check_int64(user_id, "user_id")
+        async with self._write() as tx:
+            row = await tx.one(
+                "INSERT INTO users (user_id, display_name, telegram_language, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "display_name = excluded.display_name, "
+                "telegram_language = excluded.telegram_language, "
+                "updated_at = excluded.updated_at RETURNING *",
+                (user_id, display_name, telegram_language, now),
+            )
+        assert row is not None
+        return user_from(row)
+
+    async def get_user(self, user_id: int) -> User | None:
+        """See :meth:`Repository.get_user`."""
+        async with self._read() as tx:
+            row = await tx.one("SELECT * FROM users WHERE user_id = ?", (user_id,))
+        return user_from(row) if row is not None else None
+
+    async def get_users(self, user_ids: Iterable[int]) -> dict[int, User]:
+        """See :meth:`Repository.get_users`."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        async with self._read() as tx:
+            rows = await tx.all(
+                f"SELECT * FROM users WHERE user_id IN ({placeholders(len(ids))})", ids
+            )
+        return {user.user_id: user for user in map(user_from, rows)}
+
+    async def set_user_language(self, user_id: int, language: str | None, *, now: float) -> User:
+        """See :meth:`Repository.set_user_language`."""
+        return await self._update_user(user_id, "language = ?", (language, now))
+
+    async def set_can_message(self, user_id: int, can_message: bool, *, now: float) -> User:
+        """See :meth:`Repository.set_can_message`."""
+        return await self._update_user(user_id, "can_message = ?", (int(can_message), now))
+
+    async def _update_user(self, user_id: int, assignment: str, params: Sequence[object]) -> User:
+        async with self._write() as tx:
+            row = await tx.one(
+                f"UPDATE users SET {assignment}, updated_at = ? WHERE user_id = ? RETURNING *",
+                (*params, user_id),
+            )
+        if row is None:
+            raise NotFound("user", user_id)
+        return user_from(row)
+
+    # -- chats --------------------------------------------------------------------------------
+
+    async def upsert_chat(
+        self, chat_id: int, chat_type: str, title: str | None, *, now: float
+    ) -> Chat:
+        """See :meth:`Repository.upsert_chat`."""
+        check_int64(chat_id, "chat_id")
+        async with self._write() as tx:
+            row = await tx.one(
+                "INSERT INTO chats (chat_id, chat_type, title, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (chat_id) DO UPDATE SET chat_type = excluded.chat_type, "
+                "title = excluded.title, updated_at = excluded.updated_at RETURNING *",
+                (chat_id, chat_type, title, now),
+            )
+        assert row is not None
+        return chat_from(row)
+
+    async def get_chat(self, chat_id: int) -> Chat | None:
+        """See :meth:`Repository.get_chat`."""
+        async with self._read() as tx:
+            row = await tx.one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
+        return chat_from(row) if row is not None else None
+
+    async def set_chat_language(self, chat_id: int, language: str | None, *, now: float) -> Chat:
+        """See :meth:`Repository.set_chat_language`."""
+        return await self._update_chat(chat_id, "language = ?", (language, now))
+
+    async def set_chat_defaults(
+        self, chat_id: int, table_defaults: str | None, *, now: float
+    ) -> Chat:
+        """See :meth:`Repository.set_chat_defaults`."""
+        check_json(table_defaults, "table_defaults")
+        return await self._update_chat(chat_id, "table_defaults = ?", (table_defaults, now))
+
+    async def _update_chat(self, chat_id: int, assignment: str, params: Sequence[object]) -> Chat:
+        async with self._write() as tx:
+            row = await tx.one(
+                f"UPDATE chats SET {assignment}, updated_at = ? WHERE chat_id = ? RETURNING *",
+                (*params, chat_id),
+            )
+        if row is None:
+            raise NotFound("chat", chat_id)
+        return chat_from(row)
+
+    async def migrate_chat(
+        self, old_chat_id: int, new_chat_id: int, *, now: float
+    ) -> ChatMigration:
+        """See :meth:`Repository.migrate_chat`."""
+        async with self._write() as tx:
+            return await games.migrate_chat(tx, old_chat_id, new_chat_id, now=now)
+
+    # -- games: writes ------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        chat_id: int,
+        creator_id: int,
+        settings: str,
+        seed: int,
+        *,
+        now: float,
+        seats: Sequence[Occupant] = (),
+        language: str | None = None,
+    ) -> Game:
+        """See :meth:`Repository.create_game`."""
+        async with self._write() as tx:
+            return await games.create_game(
+                tx, chat_id, creator_id, settings, seed, now=now, seats=seats, language=language
+            )
+
+    async def set_seats(
+        self,
+        game_id: int,
+        expected_version: int,
+        seats: Mapping[int, Occupant],
+        *,
+        now: float,
+    ) -> int:
+        """See :meth:`Repository.set_seats`."""
+        async with self._write() as tx:
+            return await games.set_seats(tx, game_id, expected_version, seats, now=now)
+
+    async def set_settings(
+        self, game_id: int, expected_version: int, settings: str, *, now: float
+    ) -> int:
+        """See :meth:`Repository.set_settings`."""
+        async with self._write() as tx:
+            return await games.set_settings(tx, game_id, expected_version, settings, now=now)
+
+    async def set_game_language(
+        self, game_id: int, expected_version: int, language: str | None, *, now: float
+    ) -> int:
+        """See :meth:`Repository.set_game_language`."""
+        async with self._write() as tx:
+            return await games.set_game_language(tx, game_id, expected_version, language, now=now)
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_version: int,
+        actions: Sequence[str],
+        *,
+        snapshot: str,
+        status: GameStatus,
+        timer: TurnTimer | None,
+        now: float,
+    ) -> int:
+        """See :meth:`Repository.append_actions`."""
+        async with self._write() as tx:
+            return await games.append_actions(
+                tx,
+                game_id,
+                expected_version,
+                actions,
+                snapshot=snapshot,
+                status=status,
+                timer=timer,
+                now=now,
+            )
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, expected_version: int | None
+    ) -> None:
+        """See :meth:`Repository.set_table_message`."""
+        async with self._write() as tx:
+            await games.set_table_message(
+                tx, game_id, message_id, expected_version=expected_version
+            )
+
+    async def set_hand_message(
+        self,
+        game_id: int,
+        seat: int,
+        message: MessageRef | None,
+        *,
+        expected_version: int | None,
+    ) -> None:
+        """See :meth:`Repository.set_hand_message`."""
+        async with self._write() as tx:
+            await games.set_hand_message(
+                tx, game_id, seat, message, expected_version=expected_version
+            )
+
+    async def mark_reminded(self, game_id: int, expected_version: int) -> None:
+        """See :meth:`Repository.mark_reminded`."""
+        async with self._write() as tx:
+            await games.mark_reminded(tx, game_id, expected_version)
+
+    # -- games: queries -----------------------------------------------------------------------
+
+    async def _games(
+        self,
+        where: str,
+        params: Sequence[object],
+        *,
+        with_actions: bool,
+        order_by: str = "g.game_id",
+    ) -> list[Game]:
+        async with self._read() as tx:
+            return await load_games(tx, where, params, with_actions=with_actions, order_by=order_by)
+
+    async def get_game(self, game_id: int, *, with_actions: bool = False) -> Game | None:
+        """See :meth:`Repository.get_game`."""
+        found = await self._games("g.game_id = ?", (game_id,), with_actions=with_actions)
+        return found[0] if found else None
+
+    async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:
+        """See :meth:`Repository.get_actions`."""
+        async with self._read() as tx:
+            rows = await tx.all(
+                "SELECT action FROM game_actions WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                (game_id, start),
+            )
+        return tuple(str(r["action"]) for r in rows)
+
+    async def open_game_of_chat(self, chat_id: int, *, with_actions: bool = False) -> Game | None:
+        """See :meth:`Repository.open_game_of_chat`."""
+        statuses = sorted(OPEN_STATUSES)
+        found = await self._games(
+            f"g.chat_id = ? AND g.status IN ({placeholders(len(statuses))})",
+            (chat_id, *statuses),
+            with_actions=with_actions,
+        )
+        return found[0] if found else None
+
+    async def games_by_status(self, statuses: Collection[GameStatus]) -> list[Game]:
+        """See :meth:`Repository.games_by_status`."""
+        wanted = sorted({GameStatus(s) for s in statuses})
+        if not wanted:
+            return []
+        return await self._games(
+            f"g.status IN ({placeholders(len(wanted))})", wanted, with_actions=False
+        )
+
+    async def games_of_user(
+        self, user_id: int, statuses: Collection[GameStatus] = (GameStatus.ACTIVE,)
+    ) -> list[Game]:
+        """See :meth:`Repository.games_of_user`."""
+        wanted = sorted({GameStatus(s) for s in statuses})
+        if not wanted:
+            return []
+        return await self._games(
+            f"g.status IN ({placeholders(len(wanted))}) AND g.game_id IN "
+            "(SELECT game_id FROM game_seats WHERE user_id = ?)",
+            (*wanted, user_id),
+            with_actions=False,
+        )
+
+    async def games_due(self, at: float) -> list[Game]:
+        """See :meth:`Repository.games_due`."""
+        statuses = sorted(OPEN_STATUSES)
+        return await self._games(
+            f"g.deadline_at <= ? AND g.status IN ({placeholders(len(statuses))})",
+            (at, *statuses),
+            with_actions=False,
+            order_by="g.deadline_at, g.game_id",
+        )
+
+    async def export_games(self, *, chat_id: int | None = None) -> list[Game]:
+        """See :meth:`Repository.export_games`."""
+        if chat_id is None:
+            return await self._games("1 = 1", (), with_actions=True)
+        return await self._games("g.chat_id = ?", (chat_id,), with_actions=True)

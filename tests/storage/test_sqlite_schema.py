@@ -1,0 +1,101 @@
+"""SQLite-specific: connection PRAGMAs and numbered migrations (a PostgreSQL backend would have
+its own copy of this file; the behaviour — apply in order, each in its own transaction, refuse a
+newer schema — is the same)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from storage import SchemaError, SqliteRepository
+from storage.migrations import MIGRATIONS, Migration
+from tests.storage.helpers import CHAT, T0
+
+FUTURE = Migration(len(MIGRATIONS) + 1, "from the future", ("CREATE TABLE future (x INTEGER)",))
+
+
+async def test_file_database_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+    async with await SqliteRepository.open(tmp_path / "db", busy_timeout_ms=1234) as repo:
+        pragmas = await repo.pragmas()
+    assert pragmas == {
+        "journal_mode": "wal",
+        "synchronous": 1,  # NORMAL
+        "foreign_keys": 1,
+        "busy_timeout": 1234,
+        "schema_version": MIGRATIONS[-1].version,
+    }
+
+
+async def test_empty_database_is_migrated_to_the_newest_schema() -> None:
+    async with await SqliteRepository.open(":memory:") as repo:
+        assert repo.schema_version == MIGRATIONS[-1].version
+        assert (await repo.pragmas())["schema_version"] == MIGRATIONS[-1].version
+        # The schema works: a chat can be written and read back.
+        await repo.upsert_chat(CHAT, "group", "t", now=T0)
+        assert await repo.get_chat(CHAT) is not None
+
+
+async def test_reopening_a_migrated_database_is_a_no_op(tmp_path: Path) -> None:
+    clock_calls: list[float] = []
+
+    def clock() -> float:
+        clock_calls.append(T0)
+        return T0
+
+    path = tmp_path / "db"
+    async with await SqliteRepository.open(path, clock=clock) as repo:
+        await repo.upsert_chat(CHAT, "group", "t", now=T0)
+    assert len(clock_calls) == len(MIGRATIONS)
+    async with await SqliteRepository.open(path, clock=clock) as repo:
+        assert await repo.get_chat(CHAT) is not None
+    assert len(clock_calls) == len(MIGRATIONS)  # nothing applied the second time
+
+
+async def test_a_later_migration_is_applied_to_an_existing_database(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    async with await SqliteRepository.open(path) as repo:
+        await repo.upsert_chat(CHAT, "group", "kept", now=T0)
+    async with await SqliteRepository.open(path, migrations=(*MIGRATIONS, FUTURE)) as repo:
+        assert repo.schema_version == FUTURE.version
+        chat = await repo.get_chat(CHAT)
+    assert chat is not None
+    assert chat.title == "kept"
+
+
+async def test_a_schema_newer_than_the_code_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    async with await SqliteRepository.open(path, migrations=(*MIGRATIONS, FUTURE)):
+        pass
+    with pytest.raises(SchemaError, match="newer") as refused:
+        await SqliteRepository.open(path)
+    assert (refused.value.found, refused.value.supported) == (FUTURE.version, len(MIGRATIONS))
+
+
+async def test_a_failing_migration_is_rolled_back_and_earlier_ones_stay(tmp_path: Path) -> None:
+    path = tmp_path / "db"
+    broken = Migration(
+        FUTURE.version, "broken", ("CREATE TABLE future (x INTEGER)", "SELECT * FROM nowhere")
+    )
+    with pytest.raises(sqlite3.OperationalError, match="nowhere"):
+        await SqliteRepository.open(path, migrations=(*MIGRATIONS, broken))
+    # Version 1 stayed; the half of migration 2 did not: FUTURE creates the same table again.
+    async with await SqliteRepository.open(path) as repo:
+        assert repo.schema_version == len(MIGRATIONS)
+    async with await SqliteRepository.open(path, migrations=(*MIGRATIONS, FUTURE)) as repo:
+        assert repo.schema_version == FUTURE.version
+
+
+async def test_migrations_must_be_numbered_without_gaps() -> None:
+    gap = Migration(len(MIGRATIONS) + 2, "gap", ("SELECT 1",))
+    with pytest.raises(ValueError, match="numbered"):
+        await SqliteRepository.open(":memory:", migrations=(*MIGRATIONS, gap))
+
+
+async def test_a_closed_repository_refuses_work_and_closes_twice() -> None:
+    repo = await SqliteRepository.open(":memory:")
+    await repo.close()
+    await repo.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        await repo.get_chat(CHAT)
