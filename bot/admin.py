@@ -1,0 +1,91 @@
+"""``python -m bot.admin export --database PATH``: print every game as JSON (issue 3 contract).
+
+One record per game: ``{"id", "chat_id", "status", "settings", "players", "rounds", "totals"}``
+with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
+finished rounds (``engine.record.round_export``); a game in progress also has
+``current_round``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from bot.tables import TableSettings
+from engine.cards import Team
+from engine.record import replay_actions, round_export
+from storage import Game, GameStatus, SeatKind, open_repository
+
+SEAT_LETTERS = "NESW"
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """One game as the export's JSON object (replays the action log)."""
+    settings = TableSettings.from_json(game.settings)
+    players = [
+        {
+            "seat": s.index,
+            "kind": s.kind.value,
+            "name": s.occupant.display_name
+            if s.kind is SeatKind.HUMAN
+            else f"Computer {SEAT_LETTERS[s.index]}",
+        }
+        for s in game.seats
+        if s.kind is not SeatKind.EMPTY
+    ]
+    record: dict[str, Any] = {
+        "id": game.game_id,
+        "chat_id": game.chat_id,
+        "status": game.status.value,
+        "settings": settings.export(),
+        "seed": game.seed,
+        "players": players,
+        "rounds": [],
+        "totals": {"NS": 0, "EW": 0},
+    }
+    if game.status is GameStatus.LOBBY or not game.actions:
+        if game.status is not GameStatus.LOBBY:
+            state = replay_actions(settings.rules, game.seed, ())
+            record["current_round"] = round_export(state.current) if state.current else None
+        return record
+    state = replay_actions(settings.rules, game.seed, game.actions)
+    record["rounds"] = [round_export(r) for r in state.rounds]
+    record["totals"] = {t.value: v for t, v in state.totals().items()}
+    if state.current is not None:
+        record["current_round"] = round_export(state.current)
+    winner = state.winner()
+    record["winner"] = winner.value if isinstance(winner, Team) else None
+    record["actions"] = list(game.actions)
+    return record
+
+
+async def export(database: str, chat_id: int | None = None) -> list[dict[str, Any]]:
+    """All games of the database (or of one chat) as export records."""
+    repo = await open_repository(database)
+    try:
+        games = await repo.export_games(chat_id=chat_id)
+    finally:
+        await repo.close()
+    return [export_game(g) for g in games]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(prog="python -m bot.admin")
+    sub = parser.add_subparsers(dest="command", required=True)
+    exp = sub.add_parser("export", help="print every game as a JSON list")
+    exp.add_argument("--database", required=True, help="path of the SQLite database")
+    exp.add_argument("--chat", type=int, default=None, help="only the games of this chat")
+    args = parser.parse_args(argv)
+    records = asyncio.run(export(args.database, args.chat))
+    json.dump(records, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,188 @@
+"""Building the PTB application: handlers, rate limiter, HTML defaults, job queue for turn
+timers, command menus per language, and resuming games after a restart."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+    MessageHandler,
+    filters,
+)
+
+from bot.computer import ComputerPlayers
+from bot.config import BotConfig
+from bot.context import BotData, Context, KlaverjasApp
+from bot.handlers.buttons import on_button
+from bot.handlers.commands import (
+    cmd_help,
+    cmd_klaverjas,
+    cmd_language,
+    cmd_rules,
+    cmd_score,
+    cmd_start,
+    cmd_stop,
+    on_migrate,
+)
+from bot.i18n import LANGUAGES, get_translator
+from bot.presenter import Presenter
+from bot.render import messages
+from bot.service import GameService
+from bot.telegram_io import Messenger
+from storage import Repository, open_repository
+
+log = logging.getLogger(__name__)
+
+
+def build_application(
+    config: BotConfig,
+    *,
+    repository: Repository | None = None,
+    computers: ComputerPlayers | None = None,
+    rate_limiter: bool = True,
+    clock: Any = None,
+    seeds: Any = None,
+) -> KlaverjasApp:
+    """The bot application, ready for ``run_polling`` (or ``initialize``/``start`` in tests).
+
+    Args:
+        config: the settings.
+        repository: an open repository (tests); by default ``config.database_path`` is opened
+            in ``post_init``.
+        computers: the computer-player runner (tests pass one with ``workers=0``).
+        rate_limiter: use PTB's ``AIORateLimiter`` (Telegram's limits).
+        clock, seeds: injectable time and seed sources for the service (tests).
+    """
+    builder = (
+        ApplicationBuilder()
+        .token(config.telegram_bot_token.get_secret_value())
+        .defaults(Defaults(parse_mode=ParseMode.HTML, disable_notification=False))
+        .context_types(ContextTypes(context=Context))
+        .concurrent_updates(True)
+    )
+    if config.telegram_api_base_url:
+        base = config.telegram_api_base_url.rstrip("/")
+        builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
+    if rate_limiter:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+
+    extra: dict[str, Any] = {}
+    if clock is not None:
+        extra["clock"] = clock
+    if seeds is not None:
+        extra["seeds"] = seeds
+
+    async def post_init(app: KlaverjasApp) -> None:
+        repo = repository or await open_repository(config.database_path)
+        runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
+        service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
+        messenger = Messenger(app.bot, _migrated(service), _forbidden(service))
+        presenter = Presenter(service, messenger, config.default_language, app.bot.username)
+        app.bot_data["app"] = BotData(config, service, presenter)
+        service.scheduler = _scheduler(app)
+        await runner.start()
+        await _set_commands(app)
+        for out in await service.resume():
+            await presenter.present(out)
+
+    async def post_shutdown(app: KlaverjasApp) -> None:
+        data = app.bot_data.get("app")
+        if isinstance(data, BotData):
+            data.service.computers.shutdown()
+            if repository is None:
+                await data.service.repo.close()
+
+    builder = builder.post_init(post_init).post_shutdown(post_shutdown)
+    app = cast(KlaverjasApp, builder.build())
+    add_handlers(app)
+    return app
+
+
+def add_handlers(app: KlaverjasApp) -> None:
+    """Register every handler and the error handler."""
+    app.add_handler(CommandHandler("start", cmd_start))
+    app.add_handler(CommandHandler("klaverjas", cmd_klaverjas))
+    app.add_handler(CommandHandler("score", cmd_score))
+    app.add_handler(CommandHandler("stop", cmd_stop))
+    app.add_handler(CommandHandler("language", cmd_language))
+    app.add_handler(CommandHandler("help", cmd_help))
+    app.add_handler(CommandHandler("rules", cmd_rules))
+    app.add_handler(CallbackQueryHandler(on_button))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_error_handler(on_error)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log an unexpected error; never touches game state (``design.md`` §4)."""
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            await update.callback_query.answer()
+        except Exception:  # noqa: BLE001 - it may have been answered already
+            pass
+
+
+def _scheduler(app: KlaverjasApp) -> Any:
+    """Arm a turn timer as a one-off JobQueue job (the deadline itself is stored)."""
+
+    async def fire(context: Context) -> None:
+        job = context.job
+        assert job is not None
+        game_id, version = cast(tuple[int, int], job.data)
+        data = context.app_data
+        out = await data.service.timer_fired(game_id, version)
+        await data.presenter.present(out)
+        if out.changed:
+            more = await data.service.run_computers(game_id)
+            if more.changed:
+                await data.presenter.present(more)
+
+    def schedule(game_id: int, version: int, at: float) -> None:
+        queue = app.job_queue
+        if queue is None:
+            return
+        name = f"turn:{game_id}"
+        for job in queue.get_jobs_by_name(name):
+            job.schedule_removal()
+        data = app.bot_data.get("app")
+        now = data.service.clock() if isinstance(data, BotData) else 0.0
+        queue.run_once(fire, when=max(0.0, at - now), data=(game_id, version), name=name)
+
+    return schedule
+
+
+def _migrated(service: GameService) -> Any:
+    async def on_migrated(old: int, new: int) -> None:
+        await service.repo.migrate_chat(old, new, now=service.clock())
+
+    return on_migrated
+
+
+def _forbidden(service: GameService) -> Any:
+    async def on_forbidden(chat_id: int) -> None:
+        if chat_id > 0:
+            await service.user_unreachable(chat_id)
+
+    return on_forbidden
+
+
+async def _set_commands(app: KlaverjasApp) -> None:
+    """Command menus per scope and language (``design.md`` §4)."""
+    for lang in LANGUAGES:
+        tr = get_translator(lang)
+        commands = [BotCommand(name, desc) for name, desc in messages.command_descriptions(tr)]
+        code = None if lang == "en" else lang
+        for scope in (BotCommandScopeAllPrivateChats(), BotCommandScopeAllGroupChats()):
+            try:
+                await app.bot.set_my_commands(commands, scope=scope, language_code=code)
+            except Exception:  # noqa: BLE001 - menus are a nicety; never block start-up
+                log.warning("setting the command menu failed", exc_info=True)

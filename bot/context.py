@@ -1,0 +1,67 @@
+"""The typed PTB context and the per-update translator (``design.md`` §4–§5)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from telegram import Update
+from telegram.ext import Application, CallbackContext, ExtBot
+
+from bot.i18n import Translator, get_translator, resolve_language
+
+if TYPE_CHECKING:
+    from bot.config import BotConfig
+    from bot.presenter import Presenter
+    from bot.service import GameService
+
+
+@dataclass(slots=True)
+class BotData:
+    """What every handler needs, kept in ``application.bot_data["app"]``."""
+
+    config: BotConfig
+    service: GameService
+    presenter: Presenter
+
+
+class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):
+    """Our CallbackContext: typed access to :class:`BotData`."""
+
+    @property
+    def app_data(self) -> BotData:
+        """The bot's services."""
+        data = self.bot_data["app"]
+        assert isinstance(data, BotData)
+        return data
+
+
+KlaverjasApp = Application[
+    ExtBot[None], Context, dict[Any, Any], dict[Any, Any], dict[Any, Any], Any
+]
+
+
+async def translator_for(update: Update, context: Context, *, private: bool | None = None) -> Translator:
+    """The reader's language for this update: in a private chat (and for callback alerts) the
+    user's choice, else their Telegram language, else the chat's; in a group the chat's
+    choice, else the default."""
+    data = context.app_data
+    repo = data.service.repo
+    chat = update.effective_chat
+    user = update.effective_user
+    if private is None:
+        private = chat is None or chat.type == "private" or update.callback_query is not None
+    chat_lang = None
+    if chat is not None:
+        row = await repo.get_chat(chat.id)
+        chat_lang = row.language if row else None
+    user_lang = None
+    tg_lang = None
+    if user is not None:
+        urow = await repo.get_user(user.id)
+        user_lang = urow.language if urow else None
+        tg_lang = user.language_code
+    lang = resolve_language(
+        chat_lang, user_lang, tg_lang, data.config.default_language, private=private
+    )
+    return get_translator(lang)

@@ -1,0 +1,1 @@
+"""Telegram update handlers: thin, no rules, no SQL, no literal text."""

@@ -1,0 +1,194 @@
+"""Commands: /klaverjas, /start, /score, /stop, /language, /help, /rules; and the service
+message of a group that became a supergroup."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from bot.callbacks import DeepLink, LanguageCallback, decode_deep_link
+from bot.context import Context, translator_for
+from bot.handlers.common import display_name, is_admin_check, remember_user
+from bot.i18n import LANGUAGES
+from bot.render import messages
+from bot.render.reasons import Refusal, refusal_text
+from bot.render.rules_text import rules_text
+from bot.telegram_io import markup
+from engine.settings import Settings
+from storage import GameStatus
+
+
+async def cmd_klaverjas(update: Update, context: Context) -> None:
+    """Open a table in a group (lobby), or start a game alone with three computers in a
+    private chat. A second /klaverjas points to the running table."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or message is None:
+        return
+    await remember_user(update, context)
+    data = context.app_data
+    out = await data.service.open_table(
+        chat.id, chat.type, chat.title, user.id, display_name(update)
+    )
+    tr = await translator_for(update, context)
+    if out.refusal == "table_exists" and out.game_id is not None:
+        table = await data.service.load(out.game_id)
+        rendered = messages.table_already_open(tr)
+        reply_to = table.row.table_message_id if table is not None else None
+        await data.presenter.messenger.send(
+            chat.id, rendered.text, reply_to=reply_to or message.message_id
+        )
+        return
+    if chat.type == ChatType.PRIVATE:
+        await data.presenter.messenger.send(chat.id, messages.solo_started(tr))
+    await data.presenter.present(out)
+    if out.started and out.game_id is not None:
+        more = await data.service.run_computers(out.game_id)
+        if more.changed:
+            await data.presenter.present(more)
+
+
+async def cmd_start(update: Update, context: Context) -> None:
+    """``/start [payload]`` in the private chat: ``j<game>_<seat>`` takes a seat, ``h<game>``
+    sends the hand; otherwise a welcome."""
+    chat, user = update.effective_chat, update.effective_user
+    if chat is None or user is None or chat.type != ChatType.PRIVATE:
+        return
+    await remember_user(update, context)
+    data = context.app_data
+    tr = await translator_for(update, context)
+    link = decode_deep_link(context.args[0] if context.args else None)
+    if link is None:
+        await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
+        return
+    if link.kind == "j":
+        out = await data.service.join_link(link, user.id)
+        if out.ok:
+            table = await data.service.load(link.game_id)
+            if table is not None:
+                seat = table.seat_of(user.id)
+                title = await data.presenter._title(table)  # noqa: SLF001
+                if seat is not None:
+                    await data.presenter.messenger.send(
+                        chat.id, messages.seated_via_link(tr, seat, title)
+                    )
+            await data.presenter.present(out)
+            return
+        await data.presenter.messenger.send(chat.id, refusal_text(tr, out.refusal or ""))
+        return
+    await _send_hand(update, context, link)
+
+
+async def _send_hand(update: Update, context: Context, link: DeepLink) -> None:
+    user = update.effective_user
+    chat = update.effective_chat
+    assert user is not None and chat is not None
+    data = context.app_data
+    table = await data.service.load(link.game_id)
+    tr = await translator_for(update, context)
+    seat = table.seat_of(user.id) if table is not None else None
+    if table is None or seat is None:
+        await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
+        return
+    if table.row.status is GameStatus.LOBBY:
+        await data.presenter.messenger.send(chat.id, messages.ack_seated(tr, seat))
+        return
+    await data.presenter.hand_hidden(table, seat, user.id)
+
+
+async def cmd_score(update: Update, context: Context) -> None:
+    """The boompje of this chat's game (the running one, or the last one)."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or message is None:
+        return
+    await remember_user(update, context)
+    data = context.app_data
+    tr = await translator_for(update, context)
+    table = await data.service.open_table_of_chat(chat.id)
+    if table is None:
+        await message.reply_text(refusal_text(tr, Refusal.NO_TABLE_HERE))
+        return
+    viewer = table.seat_of(user.id) if user is not None and chat.type == ChatType.PRIVATE else None
+    await data.presenter.messenger.send(
+        chat.id, await data.presenter.score(table, tr, viewer), reply_to=message.message_id
+    )
+
+
+async def cmd_stop(update: Update, context: Context) -> None:
+    """Ask the creator or an admin to confirm ending the table."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None or message is None:
+        return
+    await remember_user(update, context)
+    data = context.app_data
+    tr = await translator_for(update, context)
+    table = await data.service.open_table_of_chat(chat.id)
+    if table is None:
+        await message.reply_text(refusal_text(tr, Refusal.NO_TABLE_HERE))
+        return
+    if user.id != table.row.creator_id and not await is_admin_check(update, context)():
+        await message.reply_text(refusal_text(tr, Refusal.CREATOR_OR_ADMIN_ONLY))
+        return
+    rendered = messages.stop_confirm(tr)
+    await data.presenter.messenger.send(
+        chat.id, rendered.text, markup(rendered.keyboard, "s", table.game_id, table.version),
+        reply_to=message.message_id,
+    )
+
+
+async def cmd_language(update: Update, context: Context) -> None:
+    """Language picker: for the group (admins only) or for the user in private."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    await remember_user(update, context)
+    tr = await translator_for(update, context)
+    group = chat.type != ChatType.PRIVATE
+    if group and not await is_admin_check(update, context)():
+        await message.reply_text(refusal_text(tr, Refusal.ADMIN_ONLY))
+        return
+    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+    rendered = messages.language_prompt(tr, tr.language)
+    target = "c" if group else "u"
+    rows = [[InlineKeyboardButton(b.label, callback_data=LanguageCallback(
+        target, b.action.split(":")[-1] if b.action.split(":")[-1] in LANGUAGES else "en"
+    ).encode()) for b in row] for row in rendered.keyboard]
+    await context.app_data.presenter.messenger.send(
+        chat.id, rendered.text, InlineKeyboardMarkup(rows), reply_to=message.message_id
+    )
+
+
+async def cmd_help(update: Update, context: Context) -> None:
+    """What the commands do."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    await remember_user(update, context)
+    tr = await translator_for(update, context)
+    await context.app_data.presenter.messenger.send(chat.id, messages.help_text(tr))
+
+
+async def cmd_rules(update: Update, context: Context) -> None:
+    """The rules of this chat's table (or the default preset)."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return
+    await remember_user(update, context)
+    tr = await translator_for(update, context)
+    table = await context.app_data.service.open_table_of_chat(chat.id)
+    settings = table.settings.rules if table is not None else Settings()
+    await context.app_data.presenter.messenger.send(chat.id, rules_text(tr, settings))
+
+
+async def on_migrate(update: Update, context: Context) -> None:
+    """A group became a supergroup: move its games to the new chat id (one UPDATE)."""
+    message = update.effective_message
+    if message is None or message.migrate_to_chat_id is None or update.effective_chat is None:
+        return
+    service = context.app_data.service
+    await service.repo.migrate_chat(
+        update.effective_chat.id, message.migrate_to_chat_id, now=service.clock()
+    )
+    context.app_data.presenter.messenger.migrated[update.effective_chat.id] = (
+        message.migrate_to_chat_id
+    )

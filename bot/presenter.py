@@ -1,0 +1,310 @@
+"""The presenter (``design.md`` §1, §4): turns service outcomes into Telegram messages.
+
+One table message per game in the group, edited (never a message per card); a private hand
+message per human seat, sent fresh (so the phone notifies) when a player's turn begins and
+edited otherwise; a round summary per round; the final sheet. Work is serialized per game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.callbacks import DeepLink
+from bot.i18n import Translator, get_translator, resolve_language
+from bot.outcome import Notice, Outcome
+from bot.render import messages
+from bot.render.common import Rendered
+from bot.render.hand import render_hand
+from bot.render.lobby import Lobby, render_lobby
+from bot.render.sheet import render_sheet, round_summary
+from bot.render.table import render_table
+from bot.service import GameService
+from bot.tables import Table
+from bot.telegram_io import Messenger, markup
+from engine.cards import Seat
+from engine.events import GameOver, RoundDealt, RoundScored
+from engine.observe import observe
+from storage import GameStatus, MessageRef, SeatKind
+
+log = logging.getLogger(__name__)
+
+
+class Presenter:
+    """Renders tables, hands and summaries and keeps them in sync.
+
+    Args:
+        service: the game service (loads tables, records message ids).
+        messenger: Telegram calls with the bot's error policy.
+        default_language: the bot's default language.
+        bot_username: for deep links ``t.me/<bot>?start=...``.
+    """
+
+    def __init__(
+        self, service: GameService, messenger: Messenger, default_language: str, bot_username: str
+    ) -> None:
+        self.service = service
+        self.messenger = messenger
+        self.default_language = default_language
+        self.bot_username = bot_username
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def deep_link(self, link: DeepLink) -> str:
+        """``https://t.me/<bot>?start=<payload>``."""
+        return f"https://t.me/{self.bot_username}?start={link.encode()}"
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lk = self._locks.get(game_id)
+        if lk is None:
+            lk = self._locks[game_id] = asyncio.Lock()
+        return lk
+
+    async def group_tr(self, table: Table) -> Translator:
+        """The language of the table's chat."""
+        chat = await self.service.repo.get_chat(table.row.chat_id)
+        lang = resolve_language(
+            table.row.language or (chat.language if chat else None), None, None,
+            self.default_language, private=False,
+        )
+        return get_translator(lang)
+
+    async def user_tr(self, user_id: int, chat_language: str | None = None) -> Translator:
+        """The language of a user's private messages."""
+        user = await self.service.repo.get_user(user_id)
+        lang = resolve_language(
+            chat_language, user.language if user else None,
+            user.telegram_language if user else None, self.default_language, private=True,
+        )
+        return get_translator(lang)
+
+    async def _title(self, table: Table) -> str:
+        chat = await self.service.repo.get_chat(table.row.chat_id)
+        return (chat.title or "") if chat and chat.chat_type != "private" else ""
+
+    # --- entry points ------------------------------------------------------------------------
+
+    async def present(self, out: Outcome) -> None:
+        """Bring Telegram up to date after ``out``. Never raises for Telegram failures."""
+        if out.game_id is None:
+            return
+        async with self._lock(out.game_id):
+            table = await self.service.load(out.game_id)
+            if table is None:
+                return
+            try:
+                await self._present(table, out)
+            except Exception:  # a presentation bug must never lose the game
+                log.exception("presenting game %s failed", out.game_id)
+
+    async def _present(self, table: Table, out: Outcome) -> None:
+        gtr = await self.group_tr(table)
+        if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
+            await self.show_lobby(table, gtr)
+            return
+        if out.stopped:
+            await self._stopped(table, gtr)
+            return
+        for notice in out.notices:
+            await self._notice(table, gtr, notice)
+        scored = [e for e in out.events if isinstance(e, RoundScored)]
+        for i, event in enumerate(scored):
+            await self._round_summary(table, gtr, event.number)
+            if i == len(scored) - 1 and table.state is not None and not table.state.is_over:
+                await self._table_message(table, gtr, fresh=True)
+        if any(isinstance(e, GameOver) for e in out.events) or table.row.status is GameStatus.FINISHED:
+            await self._game_over(table, gtr)
+            return
+        await self._table_message(table, gtr)
+        if out.changed or out.acted:
+            await self._sync_hands(table, out)
+
+    async def show_lobby(self, table: Table, tr: Translator | None = None) -> None:
+        """Draw (edit or send) the lobby message."""
+        tr = tr or await self.group_tr(table)
+        if table.row.status is GameStatus.ABANDONED:
+            text = messages.lobby_cancelled(tr, "")
+            if table.row.table_message_id is not None:
+                await self.messenger.edit(table.row.chat_id, table.row.table_message_id, text, None)
+            return
+        seats = [
+            p if s.kind is not SeatKind.EMPTY else None
+            for p, s in zip(table.players(), table.row.seats, strict=True)
+        ]
+        creator = await self.service.repo.get_user(table.row.creator_id)
+        lobby = Lobby(table.settings.rules, seats, table.settings.turn_timeout,
+                      creator.display_name if creator else "")
+        rendered = render_lobby(
+            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
+        )
+        await self._show_table_message(table, rendered, "l")
+
+    async def _show_table_message(
+        self, table: Table, rendered: Rendered, scope: str, *, fresh: bool = False
+    ) -> None:
+        old = table.row.table_message_id
+        if fresh and old is not None:
+            msg = await self.messenger.send(
+                table.row.chat_id, rendered.text,
+                markup(rendered.keyboard, scope, table.game_id, table.version),
+            )
+            if msg is None:
+                return
+            await self.service.repo.set_table_message(table.game_id, msg.message_id, expected_version=None)
+            await self.messenger.delete(table.row.chat_id, old)
+            return
+        mid = await self.messenger.show(
+            table.row.chat_id, old, rendered, scope, table.game_id, table.version
+        )
+        if mid is not None and mid != old:
+            await self.service.repo.set_table_message(table.game_id, mid, expected_version=None)
+
+    async def _table_message(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
+        assert table.state is not None
+        if table.state.is_over:
+            return
+        rendered = render_table(
+            observe(table.state, None), table.players(), tr,
+            hand_url=self.deep_link(DeepLink("h", table.game_id)),
+        )
+        await self._show_table_message(table, rendered, "t", fresh=fresh)
+
+    # --- hands -------------------------------------------------------------------------------
+
+    async def _sync_hands(self, table: Table, out: Outcome) -> None:
+        state = table.state
+        assert state is not None
+        new_round = any(isinstance(e, RoundDealt) for e in out.events) or out.started
+        for seat, user_id in table.humans():
+            active = bool(state.legal_actions(seat))
+            if new_round or (active and (int(seat) not in out.before or int(seat) in out.acted)):
+                await self.send_hand(table, seat, user_id, fresh=True)
+            elif int(seat) in out.acted or int(seat) in out.before or active:
+                await self.send_hand(table, seat, user_id, fresh=False)
+
+    async def send_hand(self, table: Table, seat: Seat, user_id: int, *, fresh: bool) -> None:
+        """Show ``seat``'s hand in the player's private chat: a new message (``fresh``, deleting
+        the old one) or an edit of the current one."""
+        state = table.state
+        if state is None or state.is_over:
+            return
+        tr = await self.user_tr(user_id)
+        obs = observe(state, seat)
+        rendered = render_hand(obs, table.players(), tr, table_title=await self._title(table))
+        version = table.version if obs.legal else 0
+        kb = markup(rendered.keyboard, "a", table.game_id, version)
+        old = table.row.seats[seat].hand_message
+        chat_id = table.row.chat_id if table.is_private else user_id
+        if not fresh and old is not None and await self.messenger.edit(
+            old.chat_id, old.message_id, rendered.text, kb
+        ):
+            return
+        msg = await self.messenger.send(chat_id, rendered.text, kb)
+        if msg is None:
+            await self._unreachable(table, seat, user_id)
+            return
+        await self.service.repo.set_hand_message(
+            table.game_id, int(seat), MessageRef(chat_id, msg.message_id), expected_version=None
+        )
+        if old is not None:
+            await self.messenger.delete(old.chat_id, old.message_id)
+
+    async def _unreachable(self, table: Table, seat: Seat, user_id: int) -> None:
+        """Telegram refused the private message: say so in the group with a deep link (the bot
+        never fails silently)."""
+        if table.is_private:
+            return
+        tr = await self.group_tr(table)
+        name = table.players()[seat].name
+        rendered = messages.need_private_chat(
+            tr, name, self.deep_link(DeepLink("h", table.game_id))
+        )
+        await self.messenger.send(
+            table.row.chat_id, rendered.text, markup(rendered.keyboard, "t", table.game_id, 0)
+        )
+
+    async def hand_hidden(self, table: Table, seat: Seat, user_id: int) -> None:
+        """After a stale tap: send the player's current hand again."""
+        async with self._lock(table.game_id):
+            fresh = await self.service.load(table.game_id)
+            if fresh is not None:
+                await self.send_hand(fresh, seat, user_id, fresh=True)
+
+    # --- posts -------------------------------------------------------------------------------
+
+    async def _notice(self, table: Table, tr: Translator, notice: Notice) -> None:
+        players = table.players()
+        if notice.kind == "timeout" and notice.seat is not None:
+            await self.messenger.send(
+                table.row.chat_id, messages.computer_played(tr, players, Seat(notice.seat))
+            )
+        elif notice.kind == "handover" and notice.seat is not None:
+            name = players[notice.seat].name
+            await self.messenger.send(
+                table.row.chat_id, messages.seat_handed_over(tr, name, Seat(notice.seat))
+            )
+        elif notice.kind == "reminder" and notice.seat is not None:
+            user_id = table.user_id(notice.seat)
+            if user_id is None:
+                return
+            utr = await self.user_tr(user_id)
+            left = table.row.timer.deadline_at - self.service.clock() if table.row.timer else 0
+            text = messages.turn_reminder(utr, players, Seat(notice.seat), max(1, round(left)))
+            chat_id = table.row.chat_id if table.is_private else user_id
+            await self.messenger.send(chat_id, text)
+
+    async def _round_summary(self, table: Table, tr: Translator, number: int) -> None:
+        state = table.state
+        assert state is not None
+        sheet = state.sheet()
+        rows = [r for r in sheet if r.number <= number]
+        if not rows:
+            return
+        totals = {t: sum(r.result.score[t] for r in rows) for t in rows[0].result.score}
+        text = round_summary(rows[-1], table.players(), tr, totals=totals)
+        await self.messenger.send(table.row.chat_id, text)
+
+    async def _game_over(self, table: Table, tr: Translator) -> None:
+        state = table.state
+        assert state is not None
+        players = table.players()
+        sheet = render_sheet(
+            state.sheet(), state.totals(), players, tr, rounds_total=state.settings.rounds,
+            final=True,
+        )
+        text = messages.game_over(tr, state.totals(), players) + "\n\n" + sheet
+        await self._show_table_message(table, Rendered(text), "t")
+        for seat, user_id in table.humans():
+            ref = table.row.seats[seat].hand_message
+            if ref is not None:
+                utr = await self.user_tr(user_id)
+                await self.messenger.edit(
+                    ref.chat_id, ref.message_id, messages.game_finished_notice(utr), None
+                )
+
+    async def _stopped(self, table: Table, tr: Translator) -> None:
+        text = messages.game_stopped(tr, "")
+        if table.state is not None and table.state.rounds:
+            text += "\n\n" + render_sheet(
+                table.state.sheet(), table.state.totals(), table.players(), tr,
+                rounds_total=table.state.settings.rounds, final=True,
+            )
+        await self._show_table_message(table, Rendered(text), "t")
+        for seat, user_id in table.humans():
+            ref = table.row.seats[seat].hand_message
+            if ref is not None:
+                utr = await self.user_tr(user_id)
+                await self.messenger.edit(
+                    ref.chat_id, ref.message_id, messages.game_stopped(utr, ""), None
+                )
+
+    async def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
+        """The boompje so far (``/score``)."""
+        state = table.state
+        if state is None:
+            return render_sheet((), {}, table.players(), tr)
+        return render_sheet(
+            state.sheet(), state.totals(), table.players(), tr, viewer=viewer,
+            rounds_total=state.settings.rounds, final=state.is_over,
+        )

@@ -1,0 +1,500 @@
+"""The game service (``design.md`` §1): every state change of a table goes through here, under
+that game's lock, as load → engine → one compare-and-set write. No Telegram calls and no text:
+callers get an :class:`~bot.outcome.Outcome` and hand it to the presenter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.callbacks import DeepLink
+from bot.computer import ComputerPlayers
+from bot.outcome import Notice, Outcome, refused
+from bot.tables import PRESET_CYCLE, TIMEOUT_CHOICES, Table, TableSettings
+from engine.actions import Action, ClaimRoem, parse_action
+from engine.cards import SEATS, Seat
+from engine.errors import IllegalAction, NotationError, SettingsError
+from engine.events import Event
+from engine.game import GameState
+from engine.observe import observe
+from engine.record import replay_actions
+from engine.settings import Settings
+from storage import (
+    Game,
+    GameStatus,
+    Occupant,
+    Repository,
+    SeatKind,
+    StaleVersion,
+    TurnTimer,
+)
+
+IsAdmin = Callable[[], Awaitable[bool]]
+Scheduler = Callable[[int, int, float], None]
+"""``schedule(game_id, version, at_epoch)``: wake :meth:`GameService.timer_fired` then."""
+
+REMINDER_LEAD = 20
+"""Seconds before the deadline at which the player is reminded (at most half the turn time)."""
+
+
+class GameService:
+    """All table and game operations.
+
+    Args:
+        repo: the storage repository.
+        computers: the computer-player runner.
+        default_timeout: turn time of new tables in seconds (0: none).
+        clock: UTC epoch seconds (injectable for tests).
+        seeds: source of new game seeds (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        repo: Repository,
+        computers: ComputerPlayers,
+        *,
+        default_timeout: int = 60,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] | None = None,
+    ) -> None:
+        self.repo = repo
+        self.computers = computers
+        self.default_timeout = default_timeout
+        self.clock = clock
+        self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(62))
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, GameState]] = {}
+        self.scheduler: Scheduler | None = None
+
+    # --- loading -----------------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock that serializes work on one game (never a global lock)."""
+        lk = self._locks.get(game_id)
+        if lk is None:
+            lk = self._locks[game_id] = asyncio.Lock()
+        return lk
+
+    async def load(self, game_id: int) -> Table | None:
+        """The game with its engine state, or None."""
+        row = await self.repo.get_game(game_id)
+        return await self._table(row) if row is not None else None
+
+    async def open_table_of_chat(self, chat_id: int) -> Table | None:
+        """The chat's lobby or running game."""
+        row = await self.repo.open_game_of_chat(chat_id)
+        return await self._table(row) if row is not None else None
+
+    async def _table(self, row: Game) -> Table:
+        settings = TableSettings.from_json(row.settings)
+        if row.status is GameStatus.LOBBY:
+            return Table(row, settings, None)
+        cached = self._cache.get(row.game_id)
+        if cached is not None and cached[0] == row.action_count:
+            return Table(row, settings, cached[1])
+        actions = await self.repo.get_actions(row.game_id)
+        state = replay_actions(settings.rules, row.seed, actions)
+        self._cache[row.game_id] = (row.action_count, state)
+        return Table(row, settings, state)
+
+    # --- users and chats ---------------------------------------------------------------------
+
+    async def touch_user(self, user_id: int, name: str, language: str | None) -> None:
+        """Record a user's Telegram facts."""
+        await self.repo.upsert_user(user_id, name, language, now=self.clock())
+
+    async def user_started(self, user_id: int) -> None:
+        """The user wrote to the bot in private: it may message them."""
+        await self.repo.set_can_message(user_id, True, now=self.clock())
+
+    async def user_unreachable(self, user_id: int) -> None:
+        """Telegram refused a private message to the user (403)."""
+        if await self.repo.get_user(user_id) is not None:
+            await self.repo.set_can_message(user_id, False, now=self.clock())
+
+    # --- opening a table ---------------------------------------------------------------------
+
+    async def open_table(
+        self, chat_id: int, chat_type: str, title: str | None, user_id: int, name: str
+    ) -> Outcome:
+        """``/klaverjas``: open a lobby in a group, or start a game alone with three computers
+        in a private chat. Refused with ``table_exists`` when the chat has one open."""
+        now = self.clock()
+        chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
+        existing = await self.repo.open_game_of_chat(chat_id)
+        if existing is not None:
+            return refused("table_exists", existing.game_id)
+        settings = self._defaults(chat.table_defaults)
+        if chat_type == "private":
+            seats = [Occupant.computer("N"), Occupant.computer("E"),
+                     Occupant.human(user_id, name), Occupant.computer("W")]
+            row = await self.repo.create_game(
+                chat_id, user_id, settings.to_json(), self._seeds(), now=now, seats=seats
+            )
+            async with self.lock(row.game_id):
+                return await self._start(await self._table(row))
+        row = await self.repo.create_game(
+            chat_id, user_id, settings.to_json(), self._seeds(), now=now
+        )
+        return Outcome(game_id=row.game_id, lobby=True)
+
+    def _defaults(self, stored: str | None) -> TableSettings:
+        data: dict[str, Any] = {}
+        if stored:
+            try:
+                data = json.loads(stored)
+            except ValueError:
+                data = {}
+        timeout = data.get("turn_timeout", self.default_timeout)
+        try:
+            return TableSettings(Settings.from_dict(data.get("rules") or {}), int(timeout))
+        except (SettingsError, ValueError, TypeError):
+            return TableSettings(Settings(), self.default_timeout)
+
+    # --- lobby -------------------------------------------------------------------------------
+
+    async def lobby_action(
+        self, game_id: int, version: int, user_id: int, action: str, is_admin: IsAdmin
+    ) -> Outcome:
+        """A lobby button: ``sit:N``, ``leave``, ``bot:add``, ``bot:remove``, ``preset:next``,
+        ``rounds:toggle``, ``timeout:next``, ``start``, ``cancel``."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused("game_not_found")
+            if table.row.status is not GameStatus.LOBBY:
+                return refused("game_already_started" if table.is_open else "game_finished", game_id)
+            if version != table.version:
+                out = refused("stale_button", game_id)
+                out.lobby = True
+                return out
+            try:
+                return await self._lobby(table, user_id, action, is_admin)
+            except StaleVersion:
+                return refused("stale_button", game_id)
+
+    async def _lobby(self, table: Table, user_id: int, action: str, is_admin: IsAdmin) -> Outcome:
+        gid, now = table.game_id, self.clock()
+        seat = table.seat_of(user_id)
+        seated = seat is not None
+        may_manage = user_id == table.row.creator_id or await is_admin()
+        if action.startswith("sit:"):
+            try:
+                target = Seat.parse(action[4:])
+            except NotationError:
+                return refused("malformed", gid)
+            if seat == target:
+                return Outcome(game_id=gid, toast="already_seated")
+            if table.kind(target) is not SeatKind.EMPTY:
+                return refused("seat_taken", gid)
+            user = await self.repo.get_user(user_id)
+            if user is None or not user.can_message:
+                return Outcome(game_id=gid, url=DeepLink("j", gid, int(target)).encode())
+            changes = {int(target): Occupant.human(user_id, user.display_name)}
+            if seat is not None:
+                changes[int(seat)] = Occupant.empty()
+            await self.repo.set_seats(gid, table.version, changes, now=now)
+            return Outcome(game_id=gid, lobby=True, toast="seated")
+        if action == "leave":
+            if seat is None:
+                return refused("not_seated", gid)
+            await self.repo.set_seats(gid, table.version, {int(seat): Occupant.empty()}, now=now)
+            return Outcome(game_id=gid, lobby=True, toast="left")
+        if action in ("bot:add", "bot:remove"):
+            if not (may_manage or seated):
+                return refused("not_in_game", gid)
+            return await self._computer_seat(table, action == "bot:add")
+        if action in ("preset:next", "rounds:toggle", "timeout:next"):
+            if not may_manage:
+                return refused("creator_or_admin_only", gid)
+            new = _next_setting(table.settings, action)
+            await self.repo.set_settings(gid, table.version, new.to_json(), now=now)
+            return Outcome(game_id=gid, lobby=True)
+        if action == "start":
+            if not (may_manage or seated):
+                return refused("not_in_game", gid)
+            if not table.full:
+                return refused("need_four_players", gid)
+            return await self._start(table)
+        if action == "cancel":
+            if not may_manage:
+                return refused("creator_or_admin_only", gid)
+            await self.repo.append_actions(
+                gid, table.version, [], snapshot="{}", status=GameStatus.ABANDONED, timer=None,
+                now=now,
+            )
+            return Outcome(game_id=gid, lobby=True, stopped=True, ended=True)
+        return refused("malformed", gid)
+
+    async def _computer_seat(self, table: Table, add: bool) -> Outcome:
+        gid = table.game_id
+        if add:
+            empty = [s.index for s in table.row.seats if s.kind is SeatKind.EMPTY]
+            if not empty:
+                return refused("table_full", gid)
+            change = {empty[0]: Occupant.computer("computer")}
+        else:
+            bots = [s.index for s in table.row.seats if s.kind is SeatKind.COMPUTER]
+            if not bots:
+                return refused("no_computer_to_remove", gid)
+            change = {bots[-1]: Occupant.empty()}
+        await self.repo.set_seats(gid, table.version, change, now=self.clock())
+        return Outcome(game_id=gid, lobby=True)
+
+    async def join_link(self, link: DeepLink, user_id: int) -> Outcome:
+        """``/start j<game>_<seat>``: the user opened the private chat from a seat button and
+        takes that seat (or the first free one)."""
+        async with self.lock(link.game_id):
+            table = await self.load(link.game_id)
+            if table is None or not table.is_open:
+                return refused("game_not_found")
+            gid = table.game_id
+            seat = table.seat_of(user_id)
+            if seat is not None:
+                return Outcome(game_id=gid, toast="already_seated")
+            if table.row.status is not GameStatus.LOBBY:
+                return refused("game_already_started", gid)
+            free = [s.index for s in table.row.seats if s.kind is SeatKind.EMPTY]
+            if not free:
+                return refused("table_full", gid)
+            target = link.seat if link.seat in free else free[0]
+            user = await self.repo.get_user(user_id)
+            name = user.display_name if user else "?"
+            try:
+                await self.repo.set_seats(
+                    gid, table.version, {target: Occupant.human(user_id, name)}, now=self.clock()
+                )
+            except StaleVersion:
+                return refused("stale_button", gid)
+            return Outcome(game_id=gid, lobby=True, toast="seated",
+                           notices=[Notice("seated", target)])
+
+    # --- the game ----------------------------------------------------------------------------
+
+    async def _start(self, table: Table) -> Outcome:
+        state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
+        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
+        await self._commit(table, state, [], out)
+        return out
+
+    async def act(self, game_id: int, version: int, user_id: int, token: str) -> Outcome:
+        """A tap in a player's hand: ``play:JH``, ``choose:H``, ``pass``, ``accept``, ``roem``,
+        ... The button's ``version`` must be the current one (double taps and stale buttons
+        lose cleanly)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused("game_not_found")
+            if table.row.status is not GameStatus.ACTIVE or table.state is None:
+                return refused("game_finished", game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return refused("not_in_game", game_id)
+            state = table.state
+            if version != table.version:
+                if not state.legal_actions(seat):
+                    return refused("not_your_turn", game_id, to_act=_int(state.to_act))
+                out = refused("stale_button", game_id)
+                out.acted.add(int(seat))
+                return out
+            try:
+                action = parse_action(token, seat=seat)
+                new_state, events = state.apply(action)
+            except NotationError:
+                return refused("malformed", game_id)
+            except IllegalAction as exc:
+                return refused(exc.reason.value, game_id, **exc.details)
+            out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
+            out.before = _active(state, table)
+            try:
+                await self._commit(table, new_state, [action], out)
+            except StaleVersion:
+                return refused("stale_button", game_id)
+            return out
+
+    async def run_computers(self, game_id: int, takeover: int | None = None) -> Outcome:
+        """Let computer seats act while it is their turn (and claim roem for their team), then
+        save all their actions in one write. ``takeover``: a human seat whose turn timed out;
+        the computer plays that one turn for them."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            out = Outcome(game_id=game_id)
+            if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+                return out
+            state = table.state
+            out.before = _active(state, table)
+            actions: list[Action] = []
+            while not state.is_over:
+                action = await self._computer_action(table, state, actions, takeover)
+                if action is None:
+                    break
+                if takeover is not None and action.seat == takeover:
+                    out.notices.append(Notice("timeout", takeover))
+                    out.acted.add(takeover)
+                    takeover = None
+                state, events = state.apply(action)
+                actions.append(action)
+                out.events.extend(events)
+            if not actions:
+                return out
+            out.changed = True
+            try:
+                await self._commit(table, state, actions, out)
+            except StaleVersion:
+                return Outcome(game_id=game_id)
+            return out
+
+    async def _computer_action(
+        self, table: Table, state: GameState, done: Sequence[Action], takeover: int | None
+    ) -> Action | None:
+        for seat in SEATS:
+            if table.kind(seat) is SeatKind.COMPUTER and ClaimRoem(seat) in state.legal_actions(
+                seat
+            ):
+                return ClaimRoem(seat)
+        to_act = state.to_act
+        if to_act is None:
+            return None
+        if table.kind(to_act) is not SeatKind.COMPUTER and to_act != takeover:
+            return None
+        seed = (table.row.seed * 1_000_003 + len(state.log)) & (2**62 - 1)
+        return await self.computers.choose(observe(state, to_act), seed)
+
+    async def _commit(
+        self, table: Table, state: GameState, actions: Sequence[Action], out: Outcome
+    ) -> None:
+        """Save ``actions`` (one transaction, version compare-and-set) and re-arm the timer."""
+        status = GameStatus.FINISHED if state.is_over else GameStatus.ACTIVE
+        timer = None if state.is_over else self._timer_for(table, state)
+        version = await self.repo.append_actions(
+            table.game_id, table.version, [a.notation() for a in actions],
+            snapshot=json.dumps(_snapshot(state)), status=status, timer=timer, now=self.clock(),
+        )
+        self._cache[table.game_id] = (table.row.action_count + len(actions), state)
+        out.ended = out.ended or state.is_over
+        if timer is not None and self.scheduler is not None:
+            self.scheduler(table.game_id, version, self._wake_at(timer, table.settings))
+
+    def _timer_for(self, table: Table, state: GameState) -> TurnTimer | None:
+        to_act = state.to_act
+        timeout = table.settings.turn_timeout
+        if to_act is None or timeout <= 0 or table.kind(to_act) is not SeatKind.HUMAN:
+            return None
+        return TurnTimer(self.clock() + timeout, int(to_act))
+
+    @staticmethod
+    def _wake_at(timer: TurnTimer, settings: TableSettings) -> float:
+        lead = min(REMINDER_LEAD, settings.turn_timeout / 2)
+        return timer.deadline_at if timer.reminded else timer.deadline_at - lead
+
+    async def timer_fired(self, game_id: int, version: int) -> Outcome:
+        """A turn timer woke up: remind the player first, then let the computer play for them.
+        A timer of an older version (the player acted meanwhile) does nothing."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if (
+                table is None or table.row.status is not GameStatus.ACTIVE
+                or table.version != version or table.row.timer is None
+            ):
+                return Outcome(game_id=game_id)
+            timer = table.row.timer
+            if self.clock() < timer.deadline_at - 0.05:
+                if not timer.reminded:
+                    await self.repo.mark_reminded(game_id, version)
+                if self.scheduler is not None:
+                    self.scheduler(game_id, version, timer.deadline_at)
+                if timer.reminded:
+                    return Outcome(game_id=game_id)
+                return Outcome(game_id=game_id, notices=[Notice("reminder", timer.seat)])
+        return await self.run_computers(game_id, takeover=timer.seat)
+
+    async def handover(self, game_id: int, user_id: int) -> Outcome:
+        """A seated player hands their seat to a computer player for the rest of the game."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None or table.row.status is not GameStatus.ACTIVE:
+                return refused("game_finished", game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return refused("not_in_game", game_id)
+            try:
+                await self.repo.set_seats(
+                    game_id, table.version, {int(seat): Occupant.computer("computer")},
+                    now=self.clock(),
+                )
+            except StaleVersion:
+                return refused("stale_button", game_id)
+            out = Outcome(game_id=game_id, changed=True, notices=[Notice("handover", int(seat))])
+            out.acted.add(int(seat))
+        return out.merge(await self.run_computers(game_id))
+
+    async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
+        """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None or not table.is_open:
+                return refused("game_finished", game_id)
+            if user_id != table.row.creator_id and not await is_admin():
+                return refused("creator_or_admin_only", game_id)
+            await self.repo.append_actions(
+                game_id, table.version, [], snapshot=table.row.snapshot or "{}",
+                status=GameStatus.ABANDONED, timer=None, now=self.clock(),
+            )
+            return Outcome(game_id=game_id, stopped=True, ended=True, changed=True,
+                           lobby=table.row.status is GameStatus.LOBBY)
+
+    async def resume(self) -> list[Outcome]:
+        """After a restart: re-arm every running timer and let computers finish their turns.
+        Returns what changed, for the presenter."""
+        outcomes = []
+        for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
+            if row.timer is not None and self.scheduler is not None:
+                table = await self._table(row)
+                self.scheduler(row.game_id, row.version, self._wake_at(row.timer, table.settings))
+            out = await self.run_computers(row.game_id)
+            if out.changed:
+                outcomes.append(out)
+        return outcomes
+
+
+def _int(seat: Seat | None) -> int | None:
+    return int(seat) if seat is not None else None
+
+
+def _active(state: GameState, table: Table) -> set[int]:
+    """Human seats with something to do now."""
+    return {
+        int(s) for s, _ in table.humans() if state.legal_actions(s)
+    }
+
+
+def _snapshot(state: GameState) -> dict[str, Any]:
+    """A small JSON summary stored with every write (the log is the source of truth; replaying
+    it gives the same summary, see tests)."""
+    return {
+        "format": 1,
+        "actions": len(state.log),
+        "round": state.round_number,
+        "phase": state.current.phase.value if state.current else "over",
+        "to_act": _int(state.to_act),
+        "totals": {t.value: v for t, v in state.totals().items()},
+    }
+
+
+def _next_setting(settings: TableSettings, action: str) -> TableSettings:
+    rules = settings.rules
+    if action == "preset:next":
+        i = PRESET_CYCLE.index(rules.preset) if rules.preset in PRESET_CYCLE else -1
+        preset = PRESET_CYCLE[(i + 1) % len(PRESET_CYCLE)]
+        return TableSettings(Settings.from_preset(preset, rounds=rules.rounds),
+                             settings.turn_timeout)
+    if action == "rounds:toggle":
+        return TableSettings(rules.replace(rounds=8 if rules.rounds == 16 else 16),
+                             settings.turn_timeout)
+    i = TIMEOUT_CHOICES.index(settings.turn_timeout) if settings.turn_timeout in TIMEOUT_CHOICES else -1
+    return TableSettings(rules, TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])

@@ -1,0 +1,147 @@
+"""Sending and editing messages with Telegram's failure modes handled (issue 3): edits that
+change nothing are skipped, "message is not modified" is ignored, a lost message is sent
+again, a 403 marks the user unreachable, a migrated group moves the game's chat id.
+
+PTB's ``AIORateLimiter`` (configured in :mod:`bot.app`) spaces the calls and retries 429s.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+
+from bot.callbacks import game_button
+from bot.render.common import Keyboard, Rendered
+
+log = logging.getLogger(__name__)
+
+OnMigrated = Callable[[int, int], Awaitable[None]]
+OnForbidden = Callable[[int], Awaitable[None]]
+
+
+def markup(keyboard: Keyboard, scope: str, game_id: int, version: int) -> InlineKeyboardMarkup | None:
+    """Turn abstract buttons into Telegram buttons; actions become callback data
+    ``<scope><game>.<version>.<action>``."""
+    if not keyboard:
+        return None
+    rows = []
+    for row in keyboard:
+        out = []
+        for b in row:
+            if b.url:
+                out.append(InlineKeyboardButton(b.label, url=b.url))
+            else:
+                out.append(
+                    InlineKeyboardButton(b.label, callback_data=game_button(scope, game_id, version, b.action))
+                )
+        rows.append(out)
+    return InlineKeyboardMarkup(rows)
+
+
+class Messenger:
+    """Thin wrapper over the Bot with our error policy and a cache of what each message shows.
+
+    Args:
+        bot: the PTB bot.
+        on_migrated: called with (old_chat_id, new_chat_id) when Telegram says a group became a
+            supergroup; the call is then retried once in the new chat.
+        on_forbidden: called with the chat id when Telegram refuses a private message (403).
+    """
+
+    def __init__(self, bot: Bot, on_migrated: OnMigrated, on_forbidden: OnForbidden) -> None:
+        self.bot = bot
+        self._on_migrated = on_migrated
+        self._on_forbidden = on_forbidden
+        self._shown: dict[tuple[int, int], tuple[str, object]] = {}
+        self.migrated: dict[int, int] = {}
+
+    async def send(
+        self, chat_id: int, text: str, reply_markup: InlineKeyboardMarkup | None = None,
+        *, reply_to: int | None = None,
+    ) -> Message | None:
+        """Send a message; None when Telegram refused it (logged, never raised)."""
+        chat_id = self.migrated.get(chat_id, chat_id)
+        for _ in range(2):
+            try:
+                msg = await self.bot.send_message(
+                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=reply_markup,
+                    reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                    disable_web_page_preview=True,
+                )
+            except ChatMigrated as exc:
+                await self._migrated(chat_id, exc.new_chat_id)
+                chat_id = exc.new_chat_id
+                continue
+            except Forbidden:
+                await self._on_forbidden(chat_id)
+                return None
+            except TelegramError as exc:
+                log.warning("send to %s failed: %s", chat_id, exc)
+                return None
+            self._shown[(chat_id, msg.message_id)] = (text, _key(reply_markup))
+            return msg
+        return None
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, reply_markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Edit a message to show ``text`` and ``reply_markup``; skips the call when it already
+        does. Returns False when the message is gone or its group migrated (the caller may send
+        a new one)."""
+        shown = (text, _key(reply_markup))
+        if self._shown.get((chat_id, message_id)) == shown:
+            return True
+        if chat_id in self.migrated:
+            return False
+        try:
+            await self.bot.edit_message_text(
+                text, chat_id, message_id, parse_mode=ParseMode.HTML,
+                reply_markup=reply_markup, disable_web_page_preview=True,
+            )
+        except ChatMigrated as exc:
+            await self._migrated(chat_id, exc.new_chat_id)
+            return False
+        except BadRequest as exc:
+            if "not modified" not in exc.message.lower():
+                log.info("edit of %s/%s failed: %s", chat_id, message_id, exc)
+                return False
+        except Forbidden:
+            await self._on_forbidden(chat_id)
+            return False
+        except TelegramError as exc:
+            log.warning("edit of %s/%s failed: %s", chat_id, message_id, exc)
+            return False
+        self._shown[(chat_id, message_id)] = shown
+        return True
+
+    async def _migrated(self, old: int, new: int) -> None:
+        self.migrated[old] = new
+        await self._on_migrated(old, new)
+
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message; failures (too old, already gone) are ignored."""
+        self._shown.pop((chat_id, message_id), None)
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except TelegramError as exc:
+            log.debug("delete of %s/%s failed: %s", chat_id, message_id, exc)
+
+    async def show(
+        self, chat_id: int, message_id: int | None, rendered: Rendered, scope: str, game_id: int,
+        version: int,
+    ) -> int | None:
+        """Edit ``message_id`` to ``rendered`` or, when there is none or it is gone, send a new
+        message. Returns the message id now showing it (None if Telegram refused)."""
+        kb = markup(rendered.keyboard, scope, game_id, version)
+        if message_id is not None and await self.edit(chat_id, message_id, rendered.text, kb):
+            return message_id
+        msg = await self.send(chat_id, rendered.text, kb)
+        return msg.message_id if msg is not None else None
+
+
+def _key(reply_markup: InlineKeyboardMarkup | None) -> object:
+    return reply_markup.to_json() if reply_markup is not None else None
