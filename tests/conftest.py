@@ -7,6 +7,6 @@ import os
 # would replace every RetryAfter by the warning, so opt in to the future timedelta behaviour.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-from tests.fakebot.fixtures import fake_api  # noqa: E402
+from tests.fakebot.fixtures import fake_api
 
 __all__ = ["fake_api"]

@@ -184,7 +184,7 @@ class _Parser:
             if at(i) == _GT:
                 break
             name_begin = i
-            while at(i) not in _SPACE and at(i) != _EQ:
+            while at(i) not in _SPACE and at(i) not in (_EQ, _GT):
                 i += 1
             name = self.data[name_begin:i].decode("utf-8", "replace")
             if not name:

@@ -381,6 +381,7 @@ class FakeBotApi:
         if not long_poll:
             self._inflight += 1
             self.touch()
+        self.notify()
         try:
             status, body = await self._answer(request.match_info["token"], found, call)
         finally:
