@@ -27,19 +27,16 @@ from telegram.error import (
 )
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes
 
-from tests.fakebot import FakeBotApi, RateLimits, WaitTimeoutError, application_builder, run_polling
+from tests.fakebot import (
+    FakeBotApi,
+    ManualClock,
+    RateLimits,
+    WaitTimeoutError,
+    application_builder,
+    run_polling,
+)
 
 Context = ContextTypes.DEFAULT_TYPE
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -183,7 +180,7 @@ async def test_injected_flood_raises_retry_after(fake_api: FakeBotApi, bot: Bot)
 
 
 async def test_rate_model_allows_20_group_messages_per_minute() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     async with (
         FakeBotApi(clock=clock) as api,
         Bot(api.token, base_url=api.base_url) as bot,
@@ -192,12 +189,12 @@ async def test_rate_model_allows_20_group_messages_per_minute() -> None:
         api.enable_rate_limits(RateLimits(group_per_minute=20, global_per_second=None))
         sent = await bot.send_message(group.id, "0")
         for n in range(1, 20):
-            clock.now += 1
+            clock.advance(1)
             await bot.edit_message_text(str(n), group.id, sent.message_id)
         with pytest.raises(RetryAfter) as caught:
             await bot.send_message(group.id, "21e")
         assert caught.value.retry_after == dtm.timedelta(seconds=41)
-        clock.now += 41
+        clock.advance(41)
         await bot.send_message(group.id, "weer goed")
         assert api.calls.max_in_window(group.id, 60) == 20
 
@@ -428,3 +425,42 @@ async def test_runner_fails_when_the_bot_logs_an_error(fake_api: FakeBotApi) -> 
             await anna.start_bot()
             await anna.send(None, "/kapot")
             await runner.settle()
+
+
+async def test_alert_text_is_limited_to_200_characters(fake_api: FakeBotApi, bot: Bot) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    sent = await bot.send_message(anna.id, "Kies", reply_markup=keyboard(("Ja", "yes")))
+    tap = await anna.tap(fake_api.last_message(anna.private_chat), "Ja")
+    assert sent.message_id == tap.query.message_id
+    with pytest.raises(BadRequest, match="Message_too_long"):
+        await bot.answer_callback_query(tap.query.id, "x" * 201, show_alert=True)
+    assert await bot.answer_callback_query(tap.query.id, "x" * 200, show_alert=True)
+    assert tap.show_alert and tap.text == "x" * 200
+
+
+async def test_allowed_updates_filter_new_updates(fake_api: FakeBotApi, bot: Bot) -> None:
+    anna = fake_api.add_user("Anna")
+    assert await bot.get_updates(allowed_updates=["message"]) == ()
+    await anna.start_bot()
+    anna.block_bot()  # my_chat_member: not allowed, so never delivered
+    assert [u.kind for u in fake_api.updates.pending] == ["message"]
+    assert [u.kind for u in fake_api.updates.dropped] == ["my_chat_member"]
+
+
+async def test_runner_cancels_background_work_when_the_test_fails(fake_api: FakeBotApi) -> None:
+    async def hang(update: Update, context: Context) -> None:
+        context.application.create_task(asyncio.Event().wait())
+
+    app = application_builder(fake_api).build()
+    app.add_handler(CommandHandler("hang", hang))
+    anna = fake_api.add_user("Anna")
+    with pytest.raises(ZeroDivisionError):
+        async with run_polling(app, fake_api) as runner:
+            await anna.send(None, "/hang")
+            await fake_api.idle()
+            _ = 1 / 0
+    with pytest.raises(AssertionError, match="1 background task"):
+        async with run_polling(app, fake_api, shutdown_timeout=0.05) as runner:
+            await anna.send(None, "/hang")
+            await fake_api.idle()
+    assert not runner.app.running

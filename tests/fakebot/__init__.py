@@ -16,6 +16,7 @@ Typical use (``fake_api`` is the fixture from ``tests.fakebot.fixtures``)::
 """
 
 from .calls import ApiCall, CallLog
+from .clock import ManualClock
 from .errors import ApiError
 from .flood import FloodRule, RateLimits
 from .harness import SimUser, Tap, command_entities
@@ -39,6 +40,7 @@ __all__ = [
     "FloodRule",
     "FormattedText",
     "HtmlParseError",
+    "ManualClock",
     "RateLimits",
     "SimUser",
     "Tap",

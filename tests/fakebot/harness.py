@@ -9,6 +9,7 @@ queue it; they return at once.  Wait for the bot with ``BotRunner.settle()`` or
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -164,7 +165,7 @@ class SimUser:
             {
                 "chat": chat.to_api(),
                 "from": self.record.to_api(),
-                "date": int(self.api.clock()),
+                "date": int(time.time()),
                 "old_chat_member": member_object(bot, old),
                 "new_chat_member": member_object(bot, new),
             },

@@ -35,7 +35,12 @@ _SIMPLE = {
 _NAMED = {b"lt": ord("<"), b"gt": ord(">"), b"amp": ord("&"), b"quot": ord('"')}
 _SPACE = frozenset(b" \t\r\n\v\f\x00")  # tdlib's is_space; 0 also ends the text
 _LT, _GT, _AMP, _SLASH, _EQ = ord("<"), ord(">"), ord("&"), ord("/"), ord("=")
-_LINK_SCHEMES = ("http://", "https://", "tg://", "ton://")
+# Telegram's order for entities sharing offset and length (tdlib's type priorities).
+_PRIORITY = {
+    "blockquote": 0, "expandable_blockquote": 0, "pre": 11, "code": 20, "text_link": 49,
+    "text_mention": 49, "bold": 90, "italic": 91, "underline": 92, "strikethrough": 93,
+    "spoiler": 94, "custom_emoji": 99,
+}  # fmt: skip
 
 
 class HtmlParseError(ValueError):
@@ -99,15 +104,25 @@ def _decode_entity(data: bytes, pos: int) -> tuple[int, int] | None:
 
 
 def _checked_link(url: str) -> str | None:
-    url = url.strip()
-    if not url:
+    """A simplified ``LinkManager::get_checked_link``: the normalized URL, or None."""
+    if not url or any(ch.isspace() for ch in url):
         return None
     lowered = url.lower()
-    if lowered.startswith(_LINK_SCHEMES):
+    if lowered.startswith(("tg:", "ton://")):
         return url
-    if "://" in lowered or lowered.startswith(("javascript:", "data:")):
+    if not lowered.startswith(("http://", "https://")):
+        if "://" in lowered or ":" in lowered.split("/", 1)[0].split("?", 1)[0]:
+            return None
+        url = f"http://{url}"
+    scheme, _, rest = url.partition("://")
+    host, sep, tail = rest.partition("/")
+    if not sep and ("?" in host or "#" in host):
+        cut = min(i for i in (host.find("?"), host.find("#")) if i >= 0)
+        host, tail, sep = host[:cut], host[cut:], "/"
+    domain = host.rsplit("@", 1)[-1].split(":", 1)[0]
+    if "." not in domain or not domain.rsplit(".", 1)[1].isalpha():
         return None
-    return f"http://{url}"
+    return f"{scheme}://{host}/{tail}"
 
 
 class _Parser:
@@ -164,7 +179,7 @@ class _Parser:
                 "Text contains invalid Unicode characters after decoding HTML entities, "
                 "check for unmatched surrogate code units"
             )
-        self.entities.sort(key=lambda e: (e["offset"], -e["length"]))
+        self.entities.sort(key=lambda e: (e["offset"], -e["length"], _PRIORITY[e["type"]]))
         return FormattedText(self.out.decode("utf-8"), self.entities)
 
     def start_tag(self, begin: int) -> int:

@@ -53,11 +53,26 @@ class BotRunner:
         """ERROR log records emitted while running (unhandled handler exceptions...)."""
         return self._collector.records
 
-    def _pending_tasks(self) -> int:
-        # Tasks started with Application.create_task are awaited by PTB on stop; count them
-        # so that settle() also waits for work a handler moved to the background.
+    def _background_tasks(self) -> list[asyncio.Task[Any]]:
+        # Tasks started with Application.create_task are awaited by PTB on stop; settle()
+        # waits for them too.  PTB keeps them in a private set (name-mangled attribute).
         tasks: set[asyncio.Task[Any]] = getattr(self.app, "_Application__create_task_tasks", set())
-        return sum(1 for task in tasks if not task.done())
+        return [task for task in tasks if not task.done()]
+
+    async def cancel_background_tasks(self, grace: float) -> int:
+        """Give ``Application.create_task`` tasks ``grace`` seconds, then cancel the rest.
+
+        Returns how many had to be cancelled.
+        """
+        tasks = self._background_tasks()
+        if tasks and grace > 0:
+            _, pending = await asyncio.wait(tasks, timeout=grace)
+            tasks = list(pending)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+        return len(tasks)
 
     async def settle(
         self,
@@ -85,7 +100,7 @@ class BotRunner:
                     await self.app.update_queue.join()
             except TimeoutError:
                 continue
-            if self._pending_tasks():
+            if self._background_tasks():
                 await asyncio.sleep(quiet)
                 continue
             if len(self.api.calls) == seen and not self.api.is_busy():
@@ -101,16 +116,20 @@ async def run_polling(
     allowed_updates: Sequence[str] | None = None,
     drop_pending_updates: bool | None = None,
     fail_on_log_errors: bool = True,
+    shutdown_timeout: float = 5.0,
 ) -> AsyncIterator[BotRunner]:
     """Run ``app`` with long polling against ``api`` for the duration of the block.
 
-    On exit the application is stopped and shut down like ``run_polling`` does.  With
-    ``fail_on_log_errors`` (default) the block fails if anything logged at ERROR level
-    meanwhile (for example an exception no error handler caught).
+    On exit the application is stopped and shut down like ``run_polling`` does.  Background
+    tasks (``Application.create_task``) get ``shutdown_timeout`` seconds to finish, and are
+    cancelled at once if the block failed, so a failing test does not hang.  The block fails
+    if tasks had to be cancelled, or, with ``fail_on_log_errors`` (default), if anything was
+    logged at ERROR level meanwhile (for example an exception no error handler caught).
     """
     runner = BotRunner(app, api)
     root = logging.getLogger()
     root.addHandler(runner._collector)
+    cancelled = 0
     try:
         await app.initialize()
         try:
@@ -124,22 +143,34 @@ async def run_polling(
                 drop_pending_updates=drop_pending_updates,
             )
             await app.start()
-            yield runner
+            try:
+                yield runner
+            except BaseException:
+                await runner.cancel_background_tasks(0)
+                raise
+            cancelled = await runner.cancel_background_tasks(shutdown_timeout)
         finally:
-            if app.updater is not None and app.updater.running:
-                await app.updater.stop()
-            if app.running:
-                await app.stop()
-                if app.post_stop:
-                    await app.post_stop(app)
-            await app.shutdown()
-            if app.post_shutdown:
-                await app.post_shutdown(app)
+            await _stop(app)
     finally:
         root.removeHandler(runner._collector)
-    if fail_on_log_errors and runner.log_errors:
-        messages = "\n".join(
+    problems = [f"{cancelled} background task(s) still running at exit"] if cancelled else []
+    if fail_on_log_errors:
+        problems += [
             f"{r.name}: {r.getMessage()}" + (f" ({r.exc_info[1]!r})" if r.exc_info else "")
             for r in runner.log_errors
-        )
-        raise AssertionError(f"the bot logged errors while running:\n{messages}")
+        ]
+    if problems:
+        raise AssertionError("the bot did not run cleanly:\n" + "\n".join(problems))
+
+
+async def _stop(app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Stop and shut down like ``Application.run_polling`` does on exit."""
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+        if app.post_stop:
+            await app.post_stop(app)
+    await app.shutdown()
+    if app.post_shutdown:
+        await app.post_shutdown(app)
