@@ -23,7 +23,8 @@ from .harness import SimUser, Tap, command_entities
 from .html_parser import FormattedText, HtmlParseError, parse_html, utf16_len
 from .model import Button, CallbackQueryRecord, FakeChat, FakeMessage, FakeUser
 from .ptb import BotRunner, application_builder, run_polling
-from .server import DEFAULT_TOKEN, FakeBotApi, WaitTimeoutError
+from .server import DEFAULT_TOKEN, FakeBotApi
+from .waiting import WaitTimeoutError
 
 __all__ = [
     "DEFAULT_TOKEN",

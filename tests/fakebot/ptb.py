@@ -16,7 +16,8 @@ from typing import Any
 
 from telegram.ext import Application, ApplicationBuilder
 
-from .server import FakeBotApi, WaitTimeoutError
+from .server import FakeBotApi
+from .waiting import WaitTimeoutError
 
 _LOGGER = logging.getLogger(__name__)
 

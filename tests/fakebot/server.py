@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 from aiohttp import web
 
@@ -26,9 +26,9 @@ from .model import CallbackQueryRecord, FakeChat, FakeMessage, FakeUser
 from .params import Params, read_params
 from .registry import Handler, lookup
 from .updates import QueuedUpdate, UpdateQueue
+from .waiting import Waiting
 from .world import World
 
-T = TypeVar("T")
 JSONDict = dict[str, Any]
 ChatRef = FakeChat | int
 _LOGGER = logging.getLogger(__name__)
@@ -36,11 +36,7 @@ _LOGGER = logging.getLogger(__name__)
 DEFAULT_TOKEN = "123456789:AAFakeTokenForKlaverjasBotTests-0000"
 
 
-class WaitTimeoutError(AssertionError):
-    """``wait_for`` or ``idle`` gave up; the message shows the last API calls."""
-
-
-class FakeBotApi:
+class FakeBotApi(Waiting):
     """A local stand-in for ``api.telegram.org`` that answers like Telegram.
 
     Attributes tests read: ``world`` (users, chats, messages), ``calls`` (the call log),
@@ -275,89 +271,6 @@ class FakeBotApi:
         update = self.updates.put(kind, payload)
         self.notify()
         return update
-
-    def notify(self) -> None:
-        """Signal that the state changed (wakes ``wait_for``, ``idle`` and long polls)."""
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    async def wait_change(self, event: asyncio.Event, seconds: float) -> None:
-        """Wait until ``event`` (the state-change event taken before a check) or ``seconds``."""
-        if seconds <= 0:
-            return
-        try:
-            async with asyncio.timeout(seconds):
-                await event.wait()
-        except TimeoutError:
-            pass
-
-    @property
-    def change_event(self) -> asyncio.Event:
-        """The event the next state change sets; take it before checking a condition."""
-        return self._changed
-
-    async def wait_for(
-        self,
-        predicate: Callable[[], T | None],
-        timeout: float = 5.0,  # noqa: ASYNC109  (a deadline for repeated checks)
-        *,
-        what: str = "",
-    ) -> T:
-        """Wait until ``predicate()`` is truthy, re-checking on every state change.
-
-        Returns the predicate's value; raises ``WaitTimeoutError`` (an AssertionError listing the
-        last calls) after ``timeout`` seconds.
-        """
-        deadline = time.monotonic() + timeout
-        while True:
-            event = self._changed
-            value = predicate()
-            if value:
-                return value
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise WaitTimeoutError(
-                    f"timed out after {timeout}s waiting for {what or predicate!r}\n"
-                    f"last calls:\n{self.calls.tail()}"
-                )
-            await self.wait_change(event, remaining)
-
-    def is_busy(self) -> bool:
-        """True while updates wait to be fetched or a (non-getUpdates) call is running."""
-        return self._inflight > 0 or bool(self.updates.pending)
-
-    async def idle(
-        self,
-        quiet: float = 0.05,
-        timeout: float = 5.0,  # noqa: ASYNC109  (a deadline for repeated checks)
-    ) -> None:
-        """Wait until the bot fetched all updates and no call came for ``quiet`` seconds.
-
-        Raises ``WaitTimeoutError`` if that does not happen within ``timeout`` seconds.  For a PTB
-        application prefer ``BotRunner.settle``, which also waits for running handlers.
-        """
-        deadline = time.monotonic() + timeout
-        while True:
-            event = self._changed
-            now = time.monotonic()
-            if not self.is_busy():
-                calm = now - self._last_activity
-                if calm >= quiet:
-                    return
-                wait = quiet - calm
-            else:
-                wait = deadline - now
-            if now >= deadline:
-                pending = [u.kind for u in self.updates.pending]
-                raise WaitTimeoutError(
-                    f"not idle after {timeout}s: {self._inflight} calls running, pending "
-                    f"updates {pending}\nlast calls:\n{self.calls.tail()}"
-                )
-            await self.wait_change(event, min(wait, deadline - now))
-
-    def touch(self) -> None:
-        """Note bot activity now (``idle`` waits for a quiet period after it)."""
-        self._last_activity = time.monotonic()
 
     # --- HTTP ------------------------------------------------------------------------------
 
