@@ -1,0 +1,54 @@
+"""A fake Telegram Bot API server and simulated users for end-to-end tests.
+
+Typical use (``fake_api`` is the fixture from ``tests.fakebot.fixtures``)::
+
+    app = application_builder(fake_api).build()
+    app.add_handler(CommandHandler("klaverjas", start_game))
+    anna = fake_api.add_user("Anna", language_code="nl")
+    group = fake_api.add_group("Tafel", members=[anna])
+    async with run_polling(app, fake_api) as bot:
+        await anna.send(group, "/klaverjas")
+        await bot.settle()
+        table = fake_api.last_message(group)
+        tap = await anna.tap(table, "Meedoen")
+        await bot.settle()
+        assert tap.answered
+"""
+
+from .calls import ApiCall, CallLog
+from .clock import ManualClock
+from .errors import ApiError
+from .flood import FloodRule, RateLimits
+from .harness import SimUser, Tap, command_entities
+from .html_parser import FormattedText, HtmlParseError, parse_html, utf16_len
+from .model import Button, CallbackQueryRecord, FakeChat, FakeMessage, FakeUser
+from .ptb import BotRunner, application_builder, run_polling
+from .server import DEFAULT_TOKEN, FakeBotApi
+from .waiting import WaitTimeoutError
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "ApiCall",
+    "ApiError",
+    "BotRunner",
+    "Button",
+    "CallLog",
+    "CallbackQueryRecord",
+    "FakeBotApi",
+    "FakeChat",
+    "FakeMessage",
+    "FakeUser",
+    "FloodRule",
+    "FormattedText",
+    "HtmlParseError",
+    "ManualClock",
+    "RateLimits",
+    "SimUser",
+    "Tap",
+    "WaitTimeoutError",
+    "application_builder",
+    "command_entities",
+    "parse_html",
+    "run_polling",
+    "utf16_len",
+]

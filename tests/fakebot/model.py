@@ -1,0 +1,302 @@
+"""The fake server's model of the Telegram world: users, chats and messages.
+
+Plain records, readable by tests; the server mutates them and ``to_api`` turns them into the
+JSON the Bot API sends.  ``FakeMessage`` objects are live: an edit by the bot changes the object
+a test already holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+JSONDict = dict[str, Any]
+ChatType = Literal["private", "group", "supergroup"]
+MemberStatus = Literal["creator", "administrator", "member", "left", "kicked"]
+
+
+_ADMIN_RIGHTS = (
+    "can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
+    "can_promote_members", "can_change_info", "can_invite_users", "can_post_stories",
+    "can_edit_stories", "can_delete_stories", "can_pin_messages",
+)  # fmt: skip
+
+
+def member_object(user: JSONDict, status: MemberStatus) -> JSONDict:
+    """The Bot API ``ChatMember`` object for a user (``User`` dict) with a status."""
+    data: JSONDict = {"status": status, "user": user}
+    if status == "creator":
+        data["is_anonymous"] = False
+    elif status == "administrator":
+        data.update(dict.fromkeys(_ADMIN_RIGHTS, True))
+        data.update(can_be_edited=False, is_anonymous=False)
+    elif status == "kicked":
+        data["until_date"] = 0
+    return data
+
+
+@dataclass(slots=True)
+class FakeUser:
+    """A Telegram account (a person, or the bot itself with ``is_bot=True``).
+
+    ``started``: the user has written to the bot, so the bot may send private messages.
+    ``blocked``: the user blocked the bot; private sends fail with 403.
+    """
+
+    id: int
+    first_name: str
+    last_name: str | None = None
+    username: str | None = None
+    language_code: str | None = None
+    is_bot: bool = False
+    started: bool = False
+    blocked: bool = False
+
+    @property
+    def full_name(self) -> str:
+        """First and last name joined by a space."""
+        return f"{self.first_name} {self.last_name}" if self.last_name else self.first_name
+
+    def to_api(self) -> JSONDict:
+        """Return the Bot API ``User`` object."""
+        data: JSONDict = {"id": self.id, "is_bot": self.is_bot, "first_name": self.first_name}
+        if self.last_name:
+            data["last_name"] = self.last_name
+        if self.username:
+            data["username"] = self.username
+        if self.language_code and not self.is_bot:
+            data["language_code"] = self.language_code
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """One inline keyboard button as the bot sent it."""
+
+    text: str
+    callback_data: str | None = None
+    url: str | None = None
+    raw: JSONDict = field(default_factory=dict, compare=False)
+
+    @property
+    def target(self) -> str | None:
+        """The callback data, else the URL (what ``keyboard_rows`` shows next to the text)."""
+        return self.callback_data if self.callback_data is not None else self.url
+
+
+@dataclass(slots=True)
+class FakeMessage:
+    """A message in a chat, as the fake server keeps it.
+
+    ``text`` is the text after entity parsing (what users see); ``source_text`` and
+    ``parse_mode`` are what the bot sent.  ``history`` keeps earlier ``(text, reply_markup)``
+    versions, oldest first.
+    """
+
+    chat_id: int
+    message_id: int
+    date: int
+    from_user: FakeUser | None
+    text: str | None = None
+    entities: list[JSONDict] = field(default_factory=list)
+    source_text: str | None = None
+    parse_mode: str | None = None
+    reply_markup: JSONDict | None = None
+    reply_to_message_id: int | None = None
+    caption: str | None = None
+    photo: list[JSONDict] | None = None
+    edit_date: int | None = None
+    deleted: bool = False
+    extra: JSONDict = field(default_factory=dict)
+    history: list[tuple[str | None, JSONDict | None]] = field(default_factory=list)
+
+    @property
+    def from_bot(self) -> bool:
+        """True when the bot sent this message."""
+        return self.from_user is not None and self.from_user.is_bot
+
+    @property
+    def edited(self) -> bool:
+        """True once the message has been edited."""
+        return self.edit_date is not None
+
+    @property
+    def keyboard(self) -> list[list[Button]]:
+        """The current inline keyboard as rows of buttons (empty without one)."""
+        if not self.reply_markup or "inline_keyboard" not in self.reply_markup:
+            return []
+        return [
+            [
+                Button(
+                    text=str(b.get("text", "")),
+                    callback_data=b.get("callback_data"),
+                    url=b.get("url"),
+                    raw=b,
+                )
+                for b in row
+            ]
+            for row in self.reply_markup["inline_keyboard"]
+        ]
+
+    @property
+    def buttons(self) -> list[Button]:
+        """All inline buttons, row by row."""
+        return [button for row in self.keyboard for button in row]
+
+    def keyboard_rows(self) -> list[list[tuple[str, str | None]]]:
+        """The inline keyboard as rows of ``(text, callback_data or url)``."""
+        return [[(b.text, b.target) for b in row] for row in self.keyboard]
+
+    def to_api(self, chat: FakeChat) -> JSONDict:
+        """Return the Bot API ``Message`` object for the message's current state."""
+        data: JSONDict = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": chat.to_api(),
+        }
+        if self.from_user is not None:
+            data["from"] = self.from_user.to_api()
+        if self.text is not None:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
+        if self.photo is not None:
+            data["photo"] = self.photo
+            if self.caption:
+                data["caption"] = self.caption
+                if self.entities:
+                    data["caption_entities"] = self.entities
+        if self.reply_markup and "inline_keyboard" in self.reply_markup:
+            data["reply_markup"] = self.reply_markup
+        if self.edit_date is not None:
+            data["edit_date"] = self.edit_date
+        data.update(self.extra)
+        return data
+
+
+@dataclass(slots=True)
+class FakeChat:
+    """A chat: the private chat of a user with the bot, a group or a supergroup.
+
+    ``members`` maps user id to status (``creator``, ``administrator``, ``member``, ``left``,
+    ``kicked``); ``bot_status`` is the bot's own status (``member``, ``administrator``,
+    ``left``, ``kicked``).  ``migrated_to`` is set once a group became a supergroup.
+    """
+
+    id: int
+    type: ChatType
+    title: str | None = None
+    username: str | None = None
+    user: FakeUser | None = None  # the other side of a private chat
+    members: dict[int, MemberStatus] = field(default_factory=dict)
+    bot_status: MemberStatus = "member"
+    all_messages: list[FakeMessage] = field(default_factory=list)
+    next_message_id: int = 1
+    migrated_to: int | None = None
+    migrated_from: int | None = None
+    pinned: list[int] = field(default_factory=list)
+    chat_actions: list[str] = field(default_factory=list)
+    menu_button: JSONDict | None = None
+
+    @property
+    def is_group(self) -> bool:
+        """True for groups and supergroups."""
+        return self.type != "private"
+
+    @property
+    def messages(self) -> list[FakeMessage]:
+        """Messages that are not deleted, oldest first (from users and from the bot)."""
+        return [m for m in self.all_messages if not m.deleted]
+
+    @property
+    def bot_messages(self) -> list[FakeMessage]:
+        """Non-deleted messages the bot sent, oldest first."""
+        return [m for m in self.messages if m.from_bot]
+
+    def last_message(self, *, from_bot: bool | None = True) -> FakeMessage | None:
+        """The newest non-deleted message, by default the newest the bot sent."""
+        for message in reversed(self.all_messages):
+            if message.deleted or (from_bot is not None and message.from_bot != from_bot):
+                continue
+            return message
+        return None
+
+    def find_messages(
+        self, contains: str | None = None, *, from_bot: bool | None = True
+    ) -> list[FakeMessage]:
+        """Non-deleted messages whose text or caption contains ``contains``."""
+        found = []
+        for message in self.messages:
+            if from_bot is not None and message.from_bot != from_bot:
+                continue
+            shown = message.text if message.text is not None else (message.caption or "")
+            if contains is None or contains in shown:
+                found.append(message)
+        return found
+
+    def message(self, message_id: int) -> FakeMessage | None:
+        """The message with this id, deleted or not."""
+        for message in self.all_messages:
+            if message.message_id == message_id:
+                return message
+        return None
+
+    def member_ids(self, *statuses: MemberStatus) -> Iterator[int]:
+        """Ids of members having one of ``statuses`` (default: present members)."""
+        wanted = statuses or ("creator", "administrator", "member")
+        return (uid for uid, status in self.members.items() if status in wanted)
+
+    def to_api(self) -> JSONDict:
+        """Return the Bot API ``Chat`` object."""
+        data: JSONDict = {"id": self.id, "type": self.type}
+        if self.type == "private" and self.user is not None:
+            data["first_name"] = self.user.first_name
+            if self.user.last_name:
+                data["last_name"] = self.user.last_name
+            if self.user.username:
+                data["username"] = self.user.username
+        else:
+            data["title"] = self.title or ""
+            if self.username:
+                data["username"] = self.username
+        return data
+
+
+@dataclass(slots=True)
+class CallbackQueryRecord:
+    """A button tap sent to the bot, and how the bot answered it.
+
+    ``answer`` holds the parameters of the accepted ``answerCallbackQuery`` (None while
+    unanswered); ``refused_answers`` counts later answers, which Telegram refuses.
+    """
+
+    id: str
+    user_id: int
+    chat_id: int
+    message_id: int
+    data: str
+    created: float
+    answer: JSONDict | None = None
+    answered_at: float | None = None
+    refused_answers: int = 0
+
+    @property
+    def answered(self) -> bool:
+        """True once the bot answered the query."""
+        return self.answer is not None
+
+    @property
+    def text(self) -> str | None:
+        """The notification or alert text of the answer (None if none or unanswered)."""
+        return self.answer.get("text") if self.answer else None
+
+    @property
+    def show_alert(self) -> bool:
+        """True when the answer asked for an alert instead of a toast."""
+        return bool(self.answer and self.answer.get("show_alert"))
+
+    @property
+    def url(self) -> str | None:
+        """The URL of the answer, if any."""
+        return self.answer.get("url") if self.answer else None
