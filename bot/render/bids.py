@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from bot.i18n import Translator
 from bot.render.cards import card_label, rank_letter, suit_label, suit_symbol
-from bot.render.common import Button, Player, mention_html, player_html
+from bot.render.common import Button, Player, labelled, mention_html, player_html
 from engine.actions import (
     Accept,
     Action,
@@ -100,7 +100,9 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
 
 def bid_history_html(tr: Translator, obs: Observation, players: Sequence[Player]) -> str:
     """The bids so far in one line: "Bert: pas · Cas: pas" (empty before the first bid)."""
-    parts = [f"{player_html(tr, players, bid.seat)}: {bid_text(tr, bid)}" for bid in obs.bids]
+    parts = [
+        labelled(tr, player_html(tr, players, bid.seat), bid_text(tr, bid)) for bid in obs.bids
+    ]
     return " · ".join(parts)
 
 

@@ -86,6 +86,12 @@ def bold(html_text: str) -> str:
     return f"<b>{html_text}</b>"
 
 
+def labelled(tr: Translator, label: str, value: str) -> str:
+    """ "label: value" with the language's punctuation ("label : value" in French). The parts
+    are inserted as given (plain or HTML alike)."""
+    return tr.gettext("{label}: {value}").format(label=label, value=value)
+
+
 def seat_name(tr: Translator, seat: Seat) -> str:
     """The seat's compass name: Noord / Nord / Nord / North (``rules.md`` §2.1). Plain."""
     names = (

@@ -19,6 +19,7 @@ from bot.render.common import (
     Rendered,
     bold,
     esc,
+    labelled,
     player_html,
     player_name,
     seat_name,
@@ -72,7 +73,7 @@ def _seat_line(tr: Translator, lobby: Lobby, seat: Seat) -> str:
         if occupant is not None
         else "<i>" + tr.pgettext("empty seat", "free") + "</i>"
     )
-    return f"{bold(seat_name(tr, seat))}: {who}"
+    return labelled(tr, bold(seat_name(tr, seat)), who)
 
 
 def lobby_text(tr: Translator, lobby: Lobby) -> str:
@@ -120,7 +121,7 @@ def seat_button(tr: Translator, lobby: Lobby, seat: Seat) -> Button:
         who = shorten(player_name(tr, _players(lobby), seat), SEAT_LABEL_LIMIT)
         if occupant.computer:
             who = "🤖"
-    return Button(f"{seat_name(tr, seat)}: {who}", f"sit:{int(seat)}")
+    return Button(labelled(tr, seat_name(tr, seat), who), f"sit:{int(seat)}")
 
 
 def lobby_keyboard(

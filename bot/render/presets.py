@@ -83,7 +83,7 @@ def rounds_text(tr: Translator, settings: Settings) -> str:
     punten" (``rules.md`` §2.3, §9.9). Plain."""
     if settings.variant is Variant.KLAMMERN:
         n = settings.target_big_points
-        return tr.ngettext("to {n} big point", "to {n} big points", n).format(n=n)
+        return tr.ngettext("up to {n} big point", "up to {n} big points", n).format(n=n)
     n = settings.rounds
     if n == 16:
         return tr.gettext("16 rounds (a boompje)")

@@ -193,10 +193,9 @@ def _score_section(tr: Translator, s: Settings) -> list[str]:
 
 def rules_text(tr: Translator, settings: Settings) -> str:
     """The ``/rules`` message for a table with ``settings`` (HTML, under 4096 characters)."""
+    game, preset = game_name(tr, settings), preset_name(tr, settings.preset)
     title = "📖 " + bold(
-        tr.gettext("{game} — {preset}").format(
-            game=game_name(tr, settings), preset=preset_name(tr, settings.preset)
-        )
+        game if game == preset else tr.gettext("{game} — {preset}").format(game=game, preset=preset)
     )
     sections = [
         [title],

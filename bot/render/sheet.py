@@ -16,6 +16,7 @@ from bot.render.common import (
     Player,
     bold,
     esc,
+    labelled,
     player_html,
     player_name,
     team_html,
@@ -181,7 +182,7 @@ def round_summary(
         )
         if res.roem[team]:
             pts += " + " + tr.gettext("{n} roem").format(n=res.roem[team])
-        lines.append(f"{team_html(tr, players, team)}: {pts}")
+        lines.append(labelled(tr, team_html(tr, players, team), pts))
     if res.nat:
         lines.append(
             "💦 "

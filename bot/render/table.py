@@ -19,6 +19,7 @@ from bot.render.common import (
     Player,
     Rendered,
     bold,
+    labelled,
     mention_html,
     player_html,
     seat_letter,
@@ -74,9 +75,9 @@ def trick_lines(
         if seat in by_seat:
             pos, c = by_seat[seat]
             label = card_label(tr, c)
-            lines.append(f"{head}: {bold(label) if pos == winning else label}")
+            lines.append(labelled(tr, head, bold(label) if pos == winning else label))
         elif seat == to_act:
-            lines.append(f"{head}: 👉")
+            lines.append(labelled(tr, head, "👉"))
         else:
             lines.append(head)
     return lines
@@ -104,7 +105,7 @@ def team_line(tr: Translator, obs: Observation, players: Sequence[Player], team:
     if obs.roem[team]:
         parts.append(tr.gettext("{n} roem").format(n=obs.roem[team]))
     marker = "▸ " if obs.maker is not None and obs.maker.team is team else ""
-    return f"{marker}{bold(team_html(tr, players, team))}: " + " · ".join(parts)
+    return marker + labelled(tr, bold(team_html(tr, players, team)), " · ".join(parts))
 
 
 def totals_html(tr: Translator, totals: dict[Team, int], players: Sequence[Player]) -> str:

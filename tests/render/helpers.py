@@ -10,7 +10,7 @@ import string
 from collections.abc import Iterator
 from functools import cache
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, LOCALES_DIR, po_path
@@ -46,7 +46,9 @@ def check_telegram_html(text: str) -> None:
     stack: list[str] = []
     for m in _TOKEN.finditer(text):
         if m.group("bad"):
-            raise AssertionError(f"raw {m.group('bad')!r} at {m.start()}: {text[m.start()-30:m.start()+30]!r}")
+            raise AssertionError(
+                f"raw {m.group('bad')!r} at {m.start()}: {text[m.start() - 30 : m.start() + 30]!r}"
+            )
         tag = m.group("tag")
         if tag is None:
             continue
@@ -86,7 +88,18 @@ def random_states(preset: str, seed: int, max_steps: int = 300) -> Iterator[Game
 def sample_states(preset: str, seed: int, every: int = 7, max_steps: int = 300) -> list[GameState]:
     """Every ``every``-th state of :func:`random_states`, plus the last one."""
     states = list(random_states(preset, seed, max_steps))
-    return states[::every] + [states[-1]]
+    return [*states[::every], states[-1]]
+
+
+@cache
+def finished_game(preset: str, seed: int) -> GameState:
+    """A whole 16-round game of random legal play, finished."""
+    game = GameState.new(Settings.from_preset(preset), seed)
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game, _ = game.apply(legal[rng.randrange(len(legal))])
+    return game
 
 
 @cache
@@ -101,6 +114,25 @@ def template() -> Catalog:
     """The parsed ``messages.pot``."""
     with (LOCALES_DIR / "messages.pot").open("rb") as f:
         return read_po(f)
+
+
+def ids(message: Message) -> tuple[str, ...]:
+    """A message's msgid, or its singular and plural msgids."""
+    raw = message.id
+    return tuple(raw) if isinstance(raw, tuple | list) else (str(raw),)
+
+
+def strings(message: Message) -> tuple[str, ...]:
+    """A message's translation, or its plural forms ("" when untranslated)."""
+    raw = message.string
+    if isinstance(raw, tuple | list):
+        return tuple(raw)
+    return (raw or "",)
+
+
+def key(message: Message) -> tuple[str | None, str]:
+    """``(msgctxt, msgid)``: what identifies a message in a catalogue."""
+    return (message.context, ids(message)[0])
 
 
 def placeholders(text: str) -> set[str]:
@@ -119,17 +151,12 @@ def english_fragments(lang: str) -> frozenset[str]:
     least five characters with a letter, and not also part of any ``lang`` translation (so
     shared words such as "Roem!", "Klammern" or "Start" do not count)."""
     cat = catalog(lang)
-    translations = []
-    for m in cat:
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
-        translations += [s for s in strings if s]
-    blob = "\n".join(translations)
+    blob = "\n".join(s for m in cat for s in strings(m) if s)
     out = set()
     for m in cat:
         if not m.id:
             continue
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)
-        for msgid in ids:
+        for msgid in ids(m):
             for frag in literal_fragments(msgid):
                 if len(frag) >= 5 and any(c.isalpha() for c in frag) and frag not in blob:
                     out.add(frag)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from bot.i18n import get_translator
@@ -50,7 +52,7 @@ def test_trump_comes_first_in_trump_order() -> None:
 def test_suit_order_alternates_colours_when_the_suits_allow(trump: Suit | None) -> None:
     order = suit_order(SUITS, trump)
     red = {Suit.HEARTS, Suit.DIAMONDS}
-    assert all((a in red) != (b in red) for a, b in zip(order, order[1:], strict=False))
+    assert all((a in red) != (b in red) for a, b in itertools.pairwise(order))
     if trump is not None:
         assert order[0] is trump
 
