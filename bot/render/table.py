@@ -41,11 +41,11 @@ def round_text(tr: Translator, obs: Observation) -> str:
 
 
 def header_html(tr: Translator, obs: Observation) -> str:
-    """First line of table and hand: "🃏 Klaverjassen · Amsterdams · ronde 3/16"."""
-    return (
-        f"🃏 {bold(game_name(tr, obs.settings))} · {preset_name(tr, obs.settings.preset)}"
-        f" · {round_text(tr, obs)}"
-    )
+    """First line of the table: "🃏 Klaverjassen · Amsterdams · ronde 3/16" (the preset is
+    left out when it is the game's own name, as for Klammern)."""
+    game, preset = game_name(tr, obs.settings), preset_name(tr, obs.settings.preset)
+    parts = [bold(game)] + ([preset] if preset != game else []) + [round_text(tr, obs)]
+    return "🃏 " + " · ".join(parts)
 
 
 def trump_html(tr: Translator, obs: Observation, players: Sequence[Player]) -> str:

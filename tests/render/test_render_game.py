@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 
 import pytest
 
 from bot.i18n import LANGUAGES, Translator, get_translator
+from bot.render.announce import describe_event
 from bot.render.cards import card_label
 from bot.render.common import Button
 from bot.render.hand import illegal_label, render_hand
@@ -197,3 +199,24 @@ def test_round_summaries_mark_nat_and_pit_in_words(lang: str) -> None:
         check_text(text, lang)
         assert (nat_word in text) == row.result.nat
         assert (pit_word in text) == (row.result.pit is not None)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_event_has_a_valid_translated_line(preset: str, lang: str) -> None:
+    tr = get_translator(lang)
+    game = GameState.new(states(preset, 1)[0].settings, 6)
+    rng = random.Random(6)
+    kinds = set()
+    for _ in range(120):
+        legal = game.legal_actions()
+        game, events = game.apply(legal[rng.randrange(len(legal))])
+        for event in events:
+            line = describe_event(tr, event, PLAYERS)
+            if event.name in ("round_scored", "game_over"):
+                assert line is None
+                continue
+            assert line is not None
+            check_text(line, lang)
+            kinds.add(event.name)
+    assert {"card_played", "trick_won", "trump_chosen", "round_dealt"} <= kinds
