@@ -109,9 +109,16 @@ def _no_undertrump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | N
     winning = _card(tr, d, "winning")
     if winning is None:
         return tr.gettext("You may not undertrump: play another suit.")
-    return tr.gettext("You may not undertrump {card}: play another suit or a higher trump.").format(
-        card=winning
+    trump = str(d.get("trump", ""))
+    legal = d.get("legal")
+    higher_trump_allowed = isinstance(legal, list | tuple) and any(
+        str(c).endswith(trump) for c in legal if trump
     )
+    if higher_trump_allowed:
+        return tr.gettext(
+            "You may not undertrump {card}: play another suit or a higher trump."
+        ).format(card=winning)
+    return tr.gettext("You may not undertrump {card}: play another suit.").format(card=winning)
 
 
 def _may_not_trump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:

@@ -136,3 +136,11 @@ def test_every_bot_refusal_has_a_short_translated_text(lang: str) -> None:
     if lang in TRANSLATED:
         assert not [t for t in texts.values() if untranslated(t, lang)]
     assert refusal_text(tr, "bogus") == tr.gettext("That is not possible now.")
+
+
+def test_may_not_undertrump_offers_a_higher_trump_only_when_one_is_legal() -> None:
+    tr = get_translator("en")
+    base = {"card": "7H", "trump": "H", "led": "C", "winning": "9H"}
+    with_trump = explain(tr, Reason.MAY_NOT_UNDERTRUMP, {**base, "legal": ["JH", "QS"]})
+    without = explain(tr, Reason.MAY_NOT_UNDERTRUMP, {**base, "legal": ["QS"]})
+    assert "higher trump" in with_trump and "higher trump" not in without
