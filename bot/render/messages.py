@@ -25,7 +25,7 @@ from bot.render.common import (
     shorten,
     team_html,
 )
-from bot.render.presets import game_name, preset_name, rounds_text
+from bot.render.presets import game_name, preset_name, rounds_text, settings_summary
 from bot.render.sheet import winner_html
 from engine.cards import Card, Seat, Team
 from engine.settings import Settings
@@ -131,12 +131,12 @@ def game_started(tr: Translator, settings: Settings, players: Sequence[Player]) 
     ew = bold(team_html(tr, players, Team.EW))
     return "\n".join(
         [
-            "🃏 "
-            + tr.gettext("{game} ({preset}, {rounds}) begins!").format(
-                game=bold(game_name(tr, settings)),
-                preset=preset_name(tr, settings.preset),
-                rounds=rounds_text(tr, settings),
+            "🃏 " + tr.gettext("{game} begins!").format(game=bold(game_name(tr, settings))),
+            tr.gettext("Rules: {preset} ({summary})").format(
+                preset=bold(preset_name(tr, settings.preset)),
+                summary=settings_summary(tr, settings),
             ),
+            tr.gettext("Length: {rounds}.").format(rounds=rounds_text(tr, settings)),
             tr.gettext("{first} against {second}").format(first=ns, second=ew),
             hand_in_private(tr),
         ]
