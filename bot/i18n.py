@@ -140,18 +140,20 @@ def compile_catalog(po_file: Path) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buf)
 
 
-@cache
-def get_translator(language: str) -> Translator:
-    """The cached :class:`Translator` for a language code (normalized; unsupported codes get
-    the default language). Compiles the catalogue on first use.
+def get_translator(language: str | None) -> Translator:
+    """The cached :class:`Translator` for a language code (normalized, so ``"de-AT"`` gives
+    German; unsupported codes and None give the default language). Compiles the catalogue on
+    first use.
 
     Raises:
         FileNotFoundError: when a supported language's ``.po`` file is missing.
     """
-    lang = normalize_language(language) or DEFAULT_LANGUAGE
-    if lang != language:
-        return get_translator(lang)
-    return Translator(lang, compile_catalog(po_path(lang)))
+    return _load(normalize_language(language) or DEFAULT_LANGUAGE)
+
+
+@cache
+def _load(language: str) -> Translator:
+    return Translator(language, compile_catalog(po_path(language)))
 
 
 def translator_for(
