@@ -1,0 +1,282 @@
+"""Every other text the bot sends: help, command menus, language picker, stop confirmation,
+game start / stop / end, turn reminders, computer take-overs, private-chat problems.
+
+HTML unless a docstring says plain. Action tokens of the keyboards here: ``"lang:<code>"``,
+``"stop:yes"`` / ``"stop:no"``, ``"handover"``, ``"handover:yes"`` / ``"handover:no"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import LANGUAGE_FLAGS, LANGUAGE_NAMES, LANGUAGES, Translator
+from bot.render.cards import card_label
+from bot.render.common import (
+    Button,
+    Keyboard,
+    Player,
+    Rendered,
+    bold,
+    chunk,
+    esc,
+    mention_html,
+    player_html,
+    seat_name,
+    shorten,
+    team_html,
+)
+from bot.render.presets import game_name, preset_name, rounds_text, settings_summary
+from bot.render.sheet import winner_html
+from engine.cards import Card, Seat, Team
+from engine.settings import Settings
+
+COMMANDS: tuple[str, ...] = ("klaverjas", "score", "stop", "language", "rules", "help")
+"""The bot's commands, in menu order."""
+
+
+def command_descriptions(tr: Translator) -> tuple[tuple[str, str], ...]:
+    """``(command, description)`` pairs for ``setMyCommands`` in the translator's language
+    (plain; each description ≤ 256 characters)."""
+    return (
+        ("klaverjas", tr.gettext("Open a table (in private: play with three computers)")),
+        ("score", tr.gettext("Show the score sheet")),
+        ("stop", tr.gettext("Stop the game")),
+        ("language", tr.gettext("Choose the language")),
+        ("rules", tr.gettext("The rules of this table")),
+        ("help", tr.gettext("How this bot works")),
+    )
+
+
+def help_text(tr: Translator) -> str:
+    """The ``/help`` text: what the bot does, the commands, and how a game goes."""
+    lines = [
+        "🃏 " + bold(tr.gettext("Klaverjas bot")),
+        tr.gettext("I host Klaverjassen for four players in a group chat."),
+        "",
+    ]
+    lines += [f"/{cmd} — {text}" for cmd, text in command_descriptions(tr)]
+    lines += [
+        "",
+        bold(tr.gettext("How to play")),
+        "1. " + tr.gettext("Send /klaverjas in the group and take a seat; partners sit opposite."),
+        "2. "
+        + tr.gettext(
+            "Empty seats can go to computer players. Start when all four seats are taken."
+        ),
+        "3. "
+        + tr.gettext(
+            "Your cards arrive as buttons in your private chat with me. Tap a card to play it."
+        ),
+        "4. "
+        + tr.gettext(
+            "Cards you may not play are shown like ·7♠·; tap one and I tell you which rule applies."
+        ),
+        "5. "
+        + tr.gettext(
+            "The group sees the table, every trick, and the score sheet after each round."
+        ),
+    ]
+    return "\n".join(lines)
+
+
+def language_prompt(tr: Translator, current: str | None = None) -> Rendered:
+    """The ``/language`` picker: a question and one button per language (``"lang:<code>"``),
+    the current one ticked."""
+    buttons = [
+        Button(
+            f"{'✓ ' if code == current else ''}{LANGUAGE_FLAGS[code]} {LANGUAGE_NAMES[code]}",
+            f"lang:{code}",
+        )
+        for code in LANGUAGES
+    ]
+    return Rendered(tr.gettext("Which language shall I speak here?"), chunk(buttons, 2))
+
+
+def language_set(tr: Translator) -> str:
+    """Confirmation after ``/language``, written in the new language (pass its translator)."""
+    return "✓ " + tr.gettext("From now on I speak English here.")
+
+
+def stop_confirm(tr: Translator) -> Rendered:
+    """ "Stop this game?" with Yes (``stop:yes``) / No (``stop:no``)."""
+    return Rendered(
+        "⚠️ " + tr.gettext("Stop this game? The score so far is kept, the game cannot go on."),
+        (
+            (
+                Button(tr.gettext("Yes, stop"), "stop:yes"),
+                Button(tr.gettext("No, play on"), "stop:no"),
+            ),
+        ),
+    )
+
+
+def game_stopped(tr: Translator, by_name: str) -> str:
+    """Posted when ``/stop`` was confirmed; ``by_name`` is the raw name of who stopped it."""
+    return "⏹ " + tr.gettext("{name} stopped the game.").format(name=bold(esc(shorten(by_name))))
+
+
+def stop_cancelled(tr: Translator) -> str:
+    """The stop confirmation was answered with No."""
+    return tr.gettext("The game goes on.")
+
+
+def lobby_cancelled(tr: Translator, by_name: str) -> str:
+    """The lobby was closed before the game started."""
+    return tr.gettext("{name} closed the table.").format(name=bold(esc(shorten(by_name))))
+
+
+def game_started(tr: Translator, settings: Settings, players: Sequence[Player]) -> str:
+    """Posted in the group when the game starts: the rules, the teams, where the cards are."""
+    ns = bold(team_html(tr, players, Team.NS))
+    ew = bold(team_html(tr, players, Team.EW))
+    return "\n".join(
+        [
+            "🃏 " + tr.gettext("{game} begins!").format(game=bold(game_name(tr, settings))),
+            tr.gettext("Rules: {preset} ({summary})").format(
+                preset=bold(preset_name(tr, settings.preset)),
+                summary=settings_summary(tr, settings),
+            ),
+            tr.gettext("Length: {rounds}.").format(rounds=rounds_text(tr, settings)),
+            tr.gettext("{first} against {second}").format(first=ns, second=ew),
+            hand_in_private(tr),
+        ]
+    )
+
+
+def hand_in_private(tr: Translator) -> str:
+    """ "Your cards are in your private chat with me." (group and reply text)."""
+    return "📩 " + tr.gettext("Your cards are in your private chat with me.")
+
+
+def welcome(tr: Translator, name: str) -> str:
+    """The private ``/start`` greeting (without a deep-link payload)."""
+    return "\n".join(
+        [
+            "👋 " + tr.gettext("Hello {name}!").format(name=esc(shorten(name))),
+            tr.gettext(
+                "I host Klaverjassen. Add me to a group and send /klaverjas there, or send "
+                "/klaverjas here to play with three computer players."
+            ),
+            tr.gettext("Your cards will appear here as buttons. /help explains more."),
+        ]
+    )
+
+
+def seated_via_link(tr: Translator, seat: Seat, table_title: str) -> str:
+    """Private reply after a deep link seated the user."""
+    return "✓ " + tr.gettext("You sit {seat} at the table in {group}.").format(
+        seat=seat_name(tr, seat), group=bold(esc(shorten(table_title, 40)))
+    )
+
+
+def solo_started(tr: Translator) -> str:
+    """Private ``/klaverjas``: a game alone with three computer players."""
+    return "🃏 " + tr.gettext(
+        "A game with three computer players: you sit South, your partner is the computer "
+        "in the North."
+    )
+
+
+def need_private_chat(tr: Translator, name: str, url: str) -> Rendered:
+    """Group message when Telegram refused to write to a user who never started the bot:
+    explains and offers the deep link (``url``)."""
+    text = "🔒 " + tr.gettext(
+        "{name}, I cannot send you private messages yet. Tap the button to start a chat "
+        "with me; your cards will come right away."
+    ).format(name=bold(esc(shorten(name))))
+    return Rendered(text, ((Button("💬 " + tr.gettext("Start the private chat"), url=url),),))
+
+
+def table_already_open(tr: Translator, url: str | None = None) -> Rendered:
+    """Reply to a second ``/klaverjas`` in a group: points to the running table (``url``: a
+    link to its message, if known)."""
+    text = "☝️ " + tr.gettext("A table is already open in this group.")
+    keyboard: Keyboard = ()
+    if url:
+        keyboard = ((Button(tr.gettext("Go to the table"), url=url),),)
+    return Rendered(text, keyboard)
+
+
+def turn_reminder(tr: Translator, players: Sequence[Player], seat: Seat, seconds_left: int) -> str:
+    """ "Anna, your turn — 20 seconds left." (mention when the user id is known)."""
+    return "⏰ " + tr.ngettext(
+        "{name}, your turn — {n} second left.",
+        "{name}, your turn — {n} seconds left.",
+        seconds_left,
+    ).format(name=mention_html(tr, players, seat), n=seconds_left)
+
+
+def computer_played(
+    tr: Translator, players: Sequence[Player], seat: Seat, card: Card | None = None
+) -> str:
+    """The turn time ran out: "The computer played 7♠ for Anna." (``card`` None for a
+    bidding decision: "The computer decided for Anna.")."""
+    name = player_html(tr, players, seat)
+    if card is None:
+        return "🤖 " + tr.gettext("Time is up: the computer decided for {name}.").format(name=name)
+    return "🤖 " + tr.gettext("Time is up: the computer played {card} for {name}.").format(
+        card=bold(card_label(tr, card)), name=name
+    )
+
+
+def handover_button(tr: Translator) -> Button:
+    """A button for the hand keyboard: give one's seat to a computer (``handover``)."""
+    return Button("🤖 " + tr.gettext("Let the computer play for me"), "handover")
+
+
+def handover_confirm(tr: Translator) -> Rendered:
+    """ "Hand your seat to a computer?" with ``handover:yes`` / ``handover:no``."""
+    return Rendered(
+        tr.gettext("Hand your seat to a computer player for the rest of this game?"),
+        (
+            (
+                Button(tr.gettext("Yes, hand it over"), "handover:yes"),
+                Button(tr.gettext("No, I play on"), "handover:no"),
+            ),
+        ),
+    )
+
+
+def seat_handed_over(tr: Translator, name: str, seat: Seat) -> str:
+    """Group notice: "Anna handed her seat (North) to a computer." (``name`` raw)."""
+    return "🤖 " + tr.gettext("{name} handed the seat {seat} to a computer player.").format(
+        name=bold(esc(shorten(name))), seat=seat_name(tr, seat)
+    )
+
+
+def redeal(tr: Translator, players: Sequence[Player], dealer: Seat) -> str:
+    """Klammern: nobody played, the same dealer deals again (``rules.md`` §9.3)."""
+    return "🔁 " + tr.gettext("Nobody wanted to play: {name} deals again.").format(
+        name=player_html(tr, players, dealer)
+    )
+
+
+def game_over(tr: Translator, totals: Mapping[Team, int], players: Sequence[Player]) -> str:
+    """The end of the game: the winner or the draw (``rules.md`` §2.4) and how to go on."""
+    return "\n".join(
+        [
+            "🏁 " + bold(tr.gettext("Game over!")),
+            winner_html(tr, totals, players),
+            tr.gettext("Thanks for playing. /klaverjas starts a new game."),
+        ]
+    )
+
+
+def game_finished_notice(tr: Translator) -> str:
+    """Replaces a hand or table message of a game that ended or was stopped."""
+    return tr.gettext("This game is over.")
+
+
+def something_went_wrong(tr: Translator) -> str:
+    """Generic answer when an unexpected error happened (plain, alert-safe)."""
+    return tr.gettext("Something went wrong. Please try again.")
+
+
+def ack_seated(tr: Translator, seat: Seat) -> str:
+    """Callback answer: "Je zit Noord." (plain)."""
+    return tr.gettext("You sit {seat}.").format(seat=seat_name(tr, seat))
+
+
+def ack_left(tr: Translator) -> str:
+    """Callback answer after leaving a seat (plain)."""
+    return tr.gettext("You left your seat.")

@@ -1,0 +1,279 @@
+"""Why an action was refused, in one short plain-text sentence for a callback alert.
+
+:func:`explain` covers every :class:`engine.errors.Reason` (``rules.md`` §3, §4.5, §5.5, §9),
+using the refusal's ``details``; :func:`refusal_text` covers the bot's own refusals
+(:class:`Refusal`: stale buttons, seats, rights...). Alerts are plain text, not HTML, and at
+most :data:`ALERT_LIMIT` characters (Telegram's limit for ``answerCallbackQuery``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
+from typing import Any
+
+from bot.i18n import Translator
+from bot.render.cards import card_label, suit_label
+from bot.render.common import Player, player_name, shorten
+from engine.cards import Card, Seat, Suit
+from engine.errors import EngineError, Reason
+
+ALERT_LIMIT = 200
+
+
+def _card(tr: Translator, details: Mapping[str, Any], key: str) -> str | None:
+    try:
+        return card_label(tr, Card.parse(str(details[key])))
+    except (KeyError, EngineError):
+        return None
+
+
+def _suit(tr: Translator, details: Mapping[str, Any], key: str) -> str | None:
+    try:
+        return suit_label(tr, Suit.parse(str(details[key])))
+    except (KeyError, EngineError):
+        return None
+
+
+def _seat(details: Mapping[str, Any], key: str) -> Seat | None:
+    try:
+        return Seat.parse(details[key])
+    except (KeyError, EngineError):
+        return None
+
+
+Explainer = Callable[[Translator, Mapping[str, Any], Sequence[Player] | None], str]
+
+
+def _game_over(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("This game is over.")
+
+
+def _wrong_phase(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    phase = d.get("phase")
+    if phase == "bidding":
+        return tr.gettext("Not yet: trump has not been chosen.")
+    if phase == "play":
+        return tr.gettext("Not now: the cards are being played.")
+    if phase == "claim":
+        return tr.gettext("Not now: the roem of the last trick is being claimed.")
+    if phase == "scored":
+        return tr.gettext("This round is already over.")
+    return tr.gettext("That is not possible at this moment.")
+
+
+def _not_your_turn(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    seat = _seat(d, "to_act")
+    if seat is None or p is None:
+        return tr.gettext("It is not your turn.")
+    return tr.gettext("It is not your turn: {name} is to play.").format(
+        name=player_name(tr, p, seat)
+    )
+
+
+def _not_in_hand(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    card = _card(tr, d, "card")
+    if card is None:
+        return tr.gettext("You do not hold that card.")
+    return tr.gettext("You do not hold {card}.").format(card=card)
+
+
+def _must_follow(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    led = _suit(tr, d, "led")
+    if led is None:
+        return tr.gettext("You must follow suit.")
+    if d.get("led") == d.get("trump"):
+        return tr.gettext("Trump was led: you must play trump ({suit}).").format(suit=led)
+    return tr.gettext("You must follow suit: play {suit}.").format(suit=led)
+
+
+def _must_trump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    trump = _suit(tr, d, "trump")
+    if trump is None:
+        return tr.gettext("You cannot follow suit, so you must trump.")
+    return tr.gettext("You cannot follow suit, so you must trump: play {suit}.").format(suit=trump)
+
+
+def _must_overtrump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    winning = _card(tr, d, "winning")
+    if winning is None:
+        return tr.gettext("You must overtrump: play a higher trump.")
+    if d.get("led") is not None and d.get("led") == d.get("trump"):
+        return tr.gettext("Trump was led: you must play a trump higher than {card}.").format(
+            card=winning
+        )
+    return tr.gettext("You must overtrump: play a trump higher than {card}.").format(card=winning)
+
+
+def _no_undertrump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    winning = _card(tr, d, "winning")
+    if winning is None:
+        return tr.gettext("You may not undertrump: play another suit.")
+    trump = str(d.get("trump", ""))
+    legal = d.get("legal")
+    higher_trump_allowed = isinstance(legal, list | tuple) and any(
+        str(c).endswith(trump) for c in legal if trump
+    )
+    if higher_trump_allowed:
+        return tr.gettext(
+            "You may not undertrump {card}: play another suit or a higher trump."
+        ).format(card=winning)
+    return tr.gettext("You may not undertrump {card}: play another suit.").format(card=winning)
+
+
+def _may_not_trump(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("You may not trump here.")
+
+
+def _must_choose(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("You may not pass: choose a trump suit.")
+
+
+def _suit_not_allowed(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    suit = _suit(tr, d, "suit")
+    allowed_raw = d.get("allowed")
+    allowed: list[str] = []
+    if isinstance(allowed_raw, list | tuple):
+        for s in allowed_raw:
+            label = _suit(tr, {"s": s}, "s")
+            if label is not None:
+                allowed.append(label)
+    if suit is None or not allowed:
+        return tr.gettext("You cannot choose that suit now.")
+    return tr.gettext("You cannot choose {suit} now; choose {allowed}.").format(
+        suit=suit, allowed=" / ".join(allowed)
+    )
+
+
+def _not_allowed(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("That is not allowed now.")
+
+
+def _no_roem(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("There is no roem to claim in the last trick.")
+
+
+def _not_your_roem(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("That roem is not yours: the other team won the trick.")
+
+
+def _no_declaration(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("You do not hold that sequence, so you cannot declare it.")
+
+
+def _too_late(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("Too late: that was only possible earlier in the round.")
+
+
+_EXPLAINERS: dict[Reason, Explainer] = {
+    Reason.GAME_OVER: _game_over,
+    Reason.WRONG_PHASE: _wrong_phase,
+    Reason.NOT_YOUR_TURN: _not_your_turn,
+    Reason.NOT_IN_HAND: _not_in_hand,
+    Reason.MUST_FOLLOW_SUIT: _must_follow,
+    Reason.MUST_TRUMP: _must_trump,
+    Reason.MUST_OVERTRUMP: _must_overtrump,
+    Reason.MAY_NOT_UNDERTRUMP: _no_undertrump,
+    Reason.MAY_NOT_TRUMP: _may_not_trump,
+    Reason.MUST_CHOOSE: _must_choose,
+    Reason.SUIT_NOT_ALLOWED: _suit_not_allowed,
+    Reason.NOT_ALLOWED: _not_allowed,
+    Reason.NO_ROEM_TO_CLAIM: _no_roem,
+    Reason.NOT_YOUR_ROEM: _not_your_roem,
+    Reason.NO_SUCH_DECLARATION: _no_declaration,
+    Reason.TOO_LATE: _too_late,
+}
+
+
+def explain(
+    tr: Translator,
+    reason: Reason | str,
+    details: Mapping[str, Any] | None = None,
+    players: Sequence[Player] | None = None,
+) -> str:
+    """One short sentence saying which rule refused the action, e.g. "Je moet kleur
+    bekennen: speel ♥ harten." (``rules.md`` §4.5 for the card duties).
+
+    Args:
+        tr: the tapping user's translator.
+        reason: ``IllegalAction.reason`` (or its string value; unknown codes get a generic
+            text, never an error).
+        details: ``IllegalAction.details`` (``led``, ``trump``, ``winning``, ``card``,
+            ``to_act``, ``suit``, ``allowed``, ``phase``...); missing keys are tolerated.
+        players: the four seats, to name the player to act in ``not_your_turn``.
+
+    Returns:
+        Plain text (not HTML) of at most :data:`ALERT_LIMIT` characters.
+    """
+    try:
+        code = Reason(reason)
+    except ValueError:
+        return tr.gettext("That is not possible now.")
+    text = _EXPLAINERS[code](tr, details or {}, players)
+    return shorten(text, ALERT_LIMIT)
+
+
+class Refusal(StrEnum):
+    """The bot's own refusals (not rules of the game), each with a translated alert."""
+
+    STALE_BUTTON = "stale_button"
+    MALFORMED = "malformed"
+    NOT_YOUR_HAND = "not_your_hand"
+    NOT_IN_GAME = "not_in_game"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NOT_SEATED = "not_seated"
+    TABLE_FULL = "table_full"
+    NO_COMPUTER_TO_REMOVE = "no_computer_to_remove"
+    NEED_FOUR_PLAYERS = "need_four_players"
+    CREATOR_OR_ADMIN_ONLY = "creator_or_admin_only"
+    ADMIN_ONLY = "admin_only"
+    GAME_NOT_FOUND = "game_not_found"
+    GAME_FINISHED = "game_finished"
+    GAME_ALREADY_STARTED = "game_already_started"
+    NO_TABLE_HERE = "no_table_here"
+    START_PRIVATE_FIRST = "start_private_first"
+    BUSY = "busy"
+    GROUPS_ONLY = "groups_only"
+    UNKNOWN_LANGUAGE = "unknown_language"
+
+
+def refusal_text(tr: Translator, refusal: Refusal | str) -> str:
+    """The alert for one of the bot's own refusals (plain text, ≤ :data:`ALERT_LIMIT`).
+
+    Unknown codes get a generic text, never an error."""
+    texts = {
+        Refusal.STALE_BUTTON: tr.gettext("This button is out of date."),
+        Refusal.MALFORMED: tr.gettext("I do not understand this button."),
+        Refusal.NOT_YOUR_HAND: tr.gettext("These are not your cards."),
+        Refusal.NOT_IN_GAME: tr.gettext("You are not playing at this table."),
+        Refusal.SEAT_TAKEN: tr.gettext("That seat is taken."),
+        Refusal.ALREADY_SEATED: tr.gettext("You already have a seat at this table."),
+        Refusal.NOT_SEATED: tr.gettext("You do not have a seat at this table."),
+        Refusal.TABLE_FULL: tr.gettext("The table is full."),
+        Refusal.NO_COMPUTER_TO_REMOVE: tr.gettext("There is no computer player to remove."),
+        Refusal.NEED_FOUR_PLAYERS: tr.gettext(
+            "Four players are needed: fill the empty seats or add computer players."
+        ),
+        Refusal.CREATOR_OR_ADMIN_ONLY: tr.gettext(
+            "Only the player who opened the table or a group admin may do that."
+        ),
+        Refusal.ADMIN_ONLY: tr.gettext("Only a group admin may do that."),
+        Refusal.GAME_NOT_FOUND: tr.gettext("This game no longer exists."),
+        Refusal.GAME_FINISHED: tr.gettext("This game is over."),
+        Refusal.GAME_ALREADY_STARTED: tr.gettext("The game has already started."),
+        Refusal.NO_TABLE_HERE: tr.gettext(
+            "There is no table in this chat. Open one with /klaverjas."
+        ),
+        Refusal.START_PRIVATE_FIRST: tr.gettext(
+            "Start a private chat with me first, then tap again."
+        ),
+        Refusal.BUSY: tr.gettext("One moment, I am still busy with the previous move."),
+        Refusal.GROUPS_ONLY: tr.gettext("This only works in a group."),
+        Refusal.UNKNOWN_LANGUAGE: tr.gettext("I do not know that language."),
+    }
+    try:
+        code = Refusal(refusal)
+    except ValueError:
+        return tr.gettext("That is not possible now.")
+    return shorten(texts[code], ALERT_LIMIT)

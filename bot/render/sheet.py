@@ -1,0 +1,213 @@
+"""The boompje (score sheet) and the summary of a finished round (``rules.md`` §2.3–2.4, §6).
+
+The sheet is a monospace ``<pre>`` table at most :data:`SHEET_WIDTH` characters wide, so 16
+rounds fit a phone: per round the card points and the roem of each team kept apart, ``nat`` and
+``pit`` marked (§6.6), then the sums and the totals. The group sees the teams named by their
+players; a private view says "Wij" / "Zij" relative to the viewer's team (§2.1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import Translator
+from bot.render.cards import suit_label
+from bot.render.common import (
+    Player,
+    bold,
+    esc,
+    labelled,
+    player_html,
+    player_name,
+    team_html,
+    us_them,
+)
+from engine.cards import TEAMS, Seat, Suit, Team
+from engine.game import SheetRow
+
+SHEET_WIDTH = 30
+"""Width of the ``<pre>`` table in characters."""
+
+_LABEL_WIDTH = 13
+_NAME_PART = 6
+
+
+def _column(points: str, roem: int, mark: str) -> str:
+    roem_text = f"+{roem}" if roem else ""
+    return f"{points:>4}{roem_text:<5}{mark:<4}"
+
+
+def _header_label(
+    tr: Translator, players: Sequence[Player], team: Team, viewer: Seat | None
+) -> str:
+    if viewer is not None:
+        return us_them(tr, team, viewer)[:_LABEL_WIDTH]
+    a, b = team.seats
+    first = player_name(tr, players, a)[:_NAME_PART].strip()
+    second = player_name(tr, players, b)[:_NAME_PART].strip()
+    return f"{first}/{second}"[:_LABEL_WIDTH]
+
+
+def _row(tr: Translator, row: SheetRow, order: Sequence[Team]) -> str:
+    res = row.result
+    cols = []
+    for team in order:
+        mark = ""
+        if res.nat and team is res.playing_team:
+            mark = tr.pgettext("sheet mark", "nat")
+        elif res.pit is team:
+            mark = tr.pgettext("sheet mark", "pit")
+        cols.append(_column(str(res.points[team]), res.roem_scored[team], f" {mark[:3]}"))
+    return f"{row.number:>2} {cols[0]} {cols[1]}".rstrip()
+
+
+def sheet_table(
+    tr: Translator,
+    rows: Sequence[SheetRow],
+    players: Sequence[Player],
+    viewer: Seat | None = None,
+) -> str:
+    """The ``<pre>`` table alone (escaped inside): header, one line per round, sums, totals.
+
+    In a private view (``viewer`` given) the viewer's team is the left column.
+    """
+    order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
+    labels = [_header_label(tr, players, t, viewer) for t in order]
+    lines = [f"{'#':>2} {labels[0]:<{_LABEL_WIDTH}} {labels[1]}".rstrip()]
+    lines += [_row(tr, r, order) for r in rows]
+    lines.append("-" * SHEET_WIDTH)
+    sums = []
+    totals = []
+    for team in order:
+        points = sum(r.result.points[team] for r in rows)
+        roem = sum(r.result.roem_scored[team] for r in rows)
+        sums.append(_column(str(points), roem, ""))
+        totals.append(_column(str(points + roem), 0, ""))
+    lines.append(f"{'Σ':>2} {sums[0]} {sums[1]}".rstrip())
+    lines.append(f"{'=':>2} {totals[0]} {totals[1]}".rstrip())
+    return "<pre>" + esc("\n".join(lines)) + "</pre>"
+
+
+def winner_html(tr: Translator, totals: Mapping[Team, int], players: Sequence[Player]) -> str:
+    """ "🏆 Anna & Cas winnen met 1454 tegen 1120!" or "🤝 Gelijkspel: 1234 – 1234" (§2.4)."""
+    ns, ew = totals[Team.NS], totals[Team.EW]
+    if ns == ew:
+        return "🤝 " + tr.gettext("A draw: {score} – {score}.").format(score=ns)
+    win = Team.NS if ns > ew else Team.EW
+    return "🏆 " + tr.gettext("{team} win with {points} against {other}!").format(
+        team=bold(team_html(tr, players, win)), points=totals[win], other=totals[win.other]
+    )
+
+
+def render_sheet(
+    rows: Sequence[SheetRow],
+    totals: Mapping[Team, int],
+    players: Sequence[Player],
+    tr: Translator,
+    *,
+    viewer: Seat | None = None,
+    rounds_total: int | None = None,
+    final: bool = False,
+) -> str:
+    """The boompje so far (``/score``, after each round, at the end of the game).
+
+    Args:
+        rows: ``game.sheet()``.
+        totals: ``game.totals()``.
+        players: the four seats, index = seat.
+        tr: the reader's translator.
+        viewer: the reader's seat for a private view ("Wij"/"Zij"); None for the group.
+        rounds_total: the game's length, for "na 5 van 16 rondes".
+        final: the game is over: add the winner or the draw (§2.4).
+
+    Returns:
+        HTML: a title, who is who, the ``<pre>`` table and, if ``final``, the result.
+    """
+    title = "📋 " + bold(tr.gettext("Score sheet"))
+    if rounds_total and rows:
+        title += " · " + tr.gettext("after round {played} of {total}").format(
+            played=len(rows), total=rounds_total
+        )
+    if viewer is not None:
+        us = us_them(tr, viewer.team, viewer)
+        them = us_them(tr, viewer.team.other, viewer)
+        who = tr.gettext("{us} = you and {partner}; {them} = {opponents}").format(
+            us=esc(us),
+            partner=player_html(tr, players, viewer.partner),
+            them=esc(them),
+            opponents=team_html(tr, players, viewer.team.other),
+        )
+    else:
+        who = tr.gettext("{first} against {second}").format(
+            first=team_html(tr, players, Team.NS), second=team_html(tr, players, Team.EW)
+        )
+    parts = [title, who, sheet_table(tr, rows, players, viewer)]
+    if final:
+        parts.append(winner_html(tr, totals, players))
+    return "\n".join(parts)
+
+
+def round_summary(
+    row: SheetRow,
+    players: Sequence[Player],
+    tr: Translator,
+    *,
+    totals: Mapping[Team, int] | None = None,
+) -> str:
+    """The message posted when a round ends (``rules.md`` §6): trump and who played, card
+    points and roem per team, "Nat!" / "Pit!" / made, the round's score and the totals.
+
+    Args:
+        row: the finished round, ``game.sheet()[-1]``.
+        players: the four seats, index = seat.
+        tr: the group's translator.
+        totals: the game's totals after this round (``game.totals()``), or None.
+
+    Returns:
+        HTML text.
+    """
+    res = row.result
+    playing = res.playing_team
+    lines = [
+        "🏁 "
+        + bold(tr.gettext("Round {number}").format(number=row.number))
+        + " · "
+        + tr.gettext("trump {suit}, played by {name}").format(
+            suit=suit_label(tr, Suit(row.trump)), name=player_html(tr, players, row.maker)
+        )
+    ]
+    for team in TEAMS:
+        pts = tr.ngettext("{n} point", "{n} points", res.card_points[team]).format(
+            n=res.card_points[team]
+        )
+        if res.roem[team]:
+            pts += " + " + tr.gettext("{n} roem").format(n=res.roem[team])
+        lines.append(labelled(tr, team_html(tr, players, team), pts))
+    if res.nat:
+        lines.append(
+            "💦 "
+            + bold(tr.gettext("Nat!"))
+            + " "
+            + tr.gettext("{team} did not make it; {other} get everything.").format(
+                team=team_html(tr, players, playing), other=team_html(tr, players, playing.other)
+            )
+        )
+    else:
+        lines.append(
+            "✅ " + tr.gettext("{team} made it.").format(team=team_html(tr, players, playing))
+        )
+    if res.pit is not None:
+        lines.append(
+            "🎉 "
+            + bold(tr.gettext("Pit!"))
+            + " "
+            + tr.gettext("{team} took all eight tricks: 100 roem extra.").format(
+                team=team_html(tr, players, res.pit)
+            )
+        )
+    score = " · ".join(f"{team_html(tr, players, t)} {bold(str(res.score[t]))}" for t in TEAMS)
+    lines.append(tr.gettext("This round: {score}").format(score=score))
+    if totals is not None:
+        total = " · ".join(f"{team_html(tr, players, t)} {bold(str(totals[t]))}" for t in TEAMS)
+        lines.append("📋 " + tr.gettext("Score: {score}").format(score=total))
+    return "\n".join(lines)
