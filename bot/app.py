@@ -73,7 +73,7 @@ def build_application(
         base = config.telegram_api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
     if rate_limiter:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=3))
+        builder = builder.rate_limiter(cast(Any, AIORateLimiter(max_retries=3)))
 
     extra: dict[str, Any] = {}
     if clock is not None:

@@ -22,10 +22,11 @@ from engine.players import Player, RandomPlayer
 def _player(level: str) -> Player:
     """The player object for a level (one per worker process)."""
     try:
-        from engine.ai import make_player
+        from engine import ai
     except ImportError:
         return RandomPlayer()
-    return make_player(level)
+    factory = getattr(ai, "make_player", None)
+    return factory(level) if factory is not None else RandomPlayer()
 
 
 def choose_notation(obs: Observation, level: str, seed: int) -> str:

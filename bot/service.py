@@ -199,7 +199,7 @@ class GameService:
             if seat is not None:
                 changes[int(seat)] = Occupant.empty()
             await self.repo.set_seats(gid, table.version, changes, now=now)
-            return Outcome(game_id=gid, lobby=True, toast="seated")
+            return Outcome(game_id=gid, lobby=True, toast="seated", details={"seat": int(target)})
         if action == "leave":
             if seat is None:
                 return refused("not_seated", gid)
@@ -271,7 +271,7 @@ class GameService:
                 )
             except StaleVersion:
                 return refused("stale_button", gid)
-            return Outcome(game_id=gid, lobby=True, toast="seated",
+            return Outcome(game_id=gid, lobby=True, toast="seated", details={"seat": target},
                            notices=[Notice("seated", target)])
 
     # --- the game ----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.error import TelegramError
 
 from bot.callbacks import GameCallback, LanguageCallback, MalformedCallback, decode
@@ -16,6 +16,7 @@ from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outcome import Outcome, refused
 from bot.render import messages
 from bot.render.reasons import Refusal, explain, refusal_text
+from engine.cards import Seat
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ async def _answer(update: Update, tr: Translator, out: Outcome) -> None:
         else:
             text = explain(tr, out.refusal, out.details)
     elif out.toast == "seated":
-        text = tr.gettext("You have a seat.")
+        text = messages.ack_seated(tr, Seat(out.details.get("seat", 0)))
     elif out.toast == "left":
         text = messages.ack_left(tr)
     elif out.toast == "already_seated":
@@ -139,7 +140,7 @@ async def _stop(update: Update, context: Context, parsed: GameCallback) -> Outco
     query = update.callback_query
     assert query is not None
     if parsed.action != "yes":
-        if query.message is not None:
+        if isinstance(query.message, Message):
             try:
                 await query.message.delete()
             except TelegramError:
@@ -171,7 +172,7 @@ async def _language(update: Update, context: Context, parsed: LanguageCallback) 
         await repo.set_user_language(query.from_user.id, parsed.language, now=now)
     tr = get_translator(parsed.language)
     await query.answer(messages.language_set(tr)[:ALERT_LIMIT])
-    if query.message is not None:
+    if isinstance(query.message, Message):
         try:
             await query.message.edit_text(messages.language_set(tr))
         except TelegramError:
