@@ -3,10 +3,16 @@ timers, command menus per language, and resuming games after a restart."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any, cast
 
-from telegram import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
@@ -125,10 +131,8 @@ async def on_error(update: object, context: Context) -> None:
     """Log an unexpected error; never touches game state (``design.md`` §4)."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
-        try:
+        with contextlib.suppress(Exception):
             await update.callback_query.answer()
-        except Exception:  # noqa: BLE001 - it may have been answered already
-            pass
 
 
 def _scheduler(app: KlaverjasApp) -> Any:
@@ -184,5 +188,5 @@ async def _set_commands(app: KlaverjasApp) -> None:
         for scope in (BotCommandScopeAllPrivateChats(), BotCommandScopeAllGroupChats()):
             try:
                 await app.bot.set_my_commands(commands, scope=scope, language_code=code)
-            except Exception:  # noqa: BLE001 - menus are a nicety; never block start-up
+            except Exception:
                 log.warning("setting the command menu failed", exc_info=True)

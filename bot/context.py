@@ -41,7 +41,9 @@ KlaverjasApp = Application[
 ]
 
 
-async def translator_for(update: Update, context: Context, *, private: bool | None = None) -> Translator:
+async def translator_for(
+    update: Update, context: Context, *, private: bool | None = None
+) -> Translator:
     """The reader's language for this update: in a private chat (and for callback alerts) the
     user's choice, else their Telegram language, else the chat's; in a group the chat's
     choice, else the default."""

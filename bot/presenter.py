@@ -65,8 +65,11 @@ class Presenter:
         """The language of the table's chat."""
         chat = await self.service.repo.get_chat(table.row.chat_id)
         lang = resolve_language(
-            table.row.language or (chat.language if chat else None), None, None,
-            self.default_language, private=False,
+            table.row.language or (chat.language if chat else None),
+            None,
+            None,
+            self.default_language,
+            private=False,
         )
         return get_translator(lang)
 
@@ -74,8 +77,11 @@ class Presenter:
         """The language of a user's private messages."""
         user = await self.service.repo.get_user(user_id)
         lang = resolve_language(
-            chat_language, user.language if user else None,
-            user.telegram_language if user else None, self.default_language, private=True,
+            chat_language,
+            user.language if user else None,
+            user.telegram_language if user else None,
+            self.default_language,
+            private=True,
         )
         return get_translator(lang)
 
@@ -109,14 +115,16 @@ class Presenter:
         for notice in out.notices:
             await self._notice(table, gtr, notice)
         scored = [e for e in out.events if isinstance(e, RoundScored)]
-        for i, event in enumerate(scored):
+        for event in scored:
             await self._round_summary(table, gtr, event.number)
-            if i == len(scored) - 1 and table.state is not None and not table.state.is_over:
-                await self._table_message(table, gtr, fresh=True)
-        if any(isinstance(e, GameOver) for e in out.events) or table.row.status is GameStatus.FINISHED:
+        if (
+            any(isinstance(e, GameOver) for e in out.events)
+            or table.row.status is GameStatus.FINISHED
+        ):
             await self._game_over(table, gtr)
             return
-        await self._table_message(table, gtr)
+        # After a round summary the table message moves below it (sent anew, old one deleted).
+        await self._table_message(table, gtr, fresh=bool(scored))
         if out.changed or out.acted:
             await self._sync_hands(table, out)
 
@@ -133,8 +141,12 @@ class Presenter:
             for p, s in zip(table.players(), table.row.seats, strict=True)
         ]
         creator = await self.service.repo.get_user(table.row.creator_id)
-        lobby = Lobby(table.settings.rules, seats, table.settings.turn_timeout,
-                      creator.display_name if creator else "")
+        lobby = Lobby(
+            table.settings.rules,
+            seats,
+            table.settings.turn_timeout,
+            creator.display_name if creator else "",
+        )
         rendered = render_lobby(
             lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
         )
@@ -146,12 +158,15 @@ class Presenter:
         old = table.row.table_message_id
         if fresh and old is not None:
             msg = await self.messenger.send(
-                table.row.chat_id, rendered.text,
+                table.row.chat_id,
+                rendered.text,
                 markup(rendered.keyboard, scope, table.game_id, table.version),
             )
             if msg is None:
                 return
-            await self.service.repo.set_table_message(table.game_id, msg.message_id, expected_version=None)
+            await self.service.repo.set_table_message(
+                table.game_id, msg.message_id, expected_version=None
+            )
             await self.messenger.delete(table.row.chat_id, old)
             return
         mid = await self.messenger.show(
@@ -165,7 +180,9 @@ class Presenter:
         if table.state.is_over:
             return
         rendered = render_table(
-            observe(table.state, None), table.players(), tr,
+            observe(table.state, None),
+            table.players(),
+            tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
         )
         await self._show_table_message(table, rendered, "t", fresh=fresh)
@@ -192,12 +209,18 @@ class Presenter:
         tr = await self.user_tr(user_id)
         obs = observe(state, seat)
         rendered = render_hand(obs, table.players(), tr, table_title=await self._title(table))
+        if not table.is_private:
+            rendered = Rendered(
+                rendered.text, (*rendered.keyboard, (messages.handover_button(tr),))
+            )
         version = table.version if obs.legal else 0
         kb = markup(rendered.keyboard, "a", table.game_id, version)
         old = table.row.seats[seat].hand_message
         chat_id = table.row.chat_id if table.is_private else user_id
-        if not fresh and old is not None and await self.messenger.edit(
-            old.chat_id, old.message_id, rendered.text, kb
+        if (
+            not fresh
+            and old is not None
+            and await self.messenger.edit(old.chat_id, old.message_id, rendered.text, kb)
         ):
             return
         msg = await self.messenger.send(chat_id, rendered.text, kb)
@@ -270,7 +293,11 @@ class Presenter:
         assert state is not None
         players = table.players()
         sheet = render_sheet(
-            state.sheet(), state.totals(), players, tr, rounds_total=state.settings.rounds,
+            state.sheet(),
+            state.totals(),
+            players,
+            tr,
+            rounds_total=state.settings.rounds,
             final=True,
         )
         text = messages.game_over(tr, state.totals(), players) + "\n\n" + sheet
@@ -287,8 +314,12 @@ class Presenter:
         text = messages.game_stopped(tr, "")
         if table.state is not None and table.state.rounds:
             text += "\n\n" + render_sheet(
-                table.state.sheet(), table.state.totals(), table.players(), tr,
-                rounds_total=table.state.settings.rounds, final=True,
+                table.state.sheet(),
+                table.state.totals(),
+                table.players(),
+                tr,
+                rounds_total=table.state.settings.rounds,
+                final=True,
             )
         await self._show_table_message(table, Rendered(text), "t")
         for seat, user_id in table.humans():
@@ -305,6 +336,11 @@ class Presenter:
         if state is None:
             return render_sheet((), {}, table.players(), tr)
         return render_sheet(
-            state.sheet(), state.totals(), table.players(), tr, viewer=viewer,
-            rounds_total=state.settings.rounds, final=state.is_over,
+            state.sheet(),
+            state.totals(),
+            table.players(),
+            tr,
+            viewer=viewer,
+            rounds_total=state.settings.rounds,
+            final=state.is_over,
         )

@@ -19,7 +19,6 @@ from bot.tables import PRESET_CYCLE, TIMEOUT_CHOICES, Table, TableSettings
 from engine.actions import Action, ClaimRoem, parse_action
 from engine.cards import SEATS, Seat
 from engine.errors import IllegalAction, NotationError, SettingsError
-from engine.events import Event
 from engine.game import GameState
 from engine.observe import observe
 from engine.record import replay_actions
@@ -131,8 +130,12 @@ class GameService:
             return refused("table_exists", existing.game_id)
         settings = self._defaults(chat.table_defaults)
         if chat_type == "private":
-            seats = [Occupant.computer("N"), Occupant.computer("E"),
-                     Occupant.human(user_id, name), Occupant.computer("W")]
+            seats = [
+                Occupant.computer("N"),
+                Occupant.computer("E"),
+                Occupant.human(user_id, name),
+                Occupant.computer("W"),
+            ]
             row = await self.repo.create_game(
                 chat_id, user_id, settings.to_json(), self._seeds(), now=now, seats=seats
             )
@@ -168,7 +171,9 @@ class GameService:
             if table is None:
                 return refused("game_not_found")
             if table.row.status is not GameStatus.LOBBY:
-                return refused("game_already_started" if table.is_open else "game_finished", game_id)
+                return refused(
+                    "game_already_started" if table.is_open else "game_finished", game_id
+                )
             if version != table.version:
                 out = refused("stale_button", game_id)
                 out.lobby = True
@@ -225,7 +230,12 @@ class GameService:
             if not may_manage:
                 return refused("creator_or_admin_only", gid)
             await self.repo.append_actions(
-                gid, table.version, [], snapshot="{}", status=GameStatus.ABANDONED, timer=None,
+                gid,
+                table.version,
+                [],
+                snapshot="{}",
+                status=GameStatus.ABANDONED,
+                timer=None,
                 now=now,
             )
             return Outcome(game_id=gid, lobby=True, stopped=True, ended=True)
@@ -271,8 +281,13 @@ class GameService:
                 )
             except StaleVersion:
                 return refused("stale_button", gid)
-            return Outcome(game_id=gid, lobby=True, toast="seated", details={"seat": target},
-                           notices=[Notice("seated", target)])
+            return Outcome(
+                game_id=gid,
+                lobby=True,
+                toast="seated",
+                details={"seat": target},
+                notices=[Notice("seated", target)],
+            )
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -372,8 +387,13 @@ class GameService:
         status = GameStatus.FINISHED if state.is_over else GameStatus.ACTIVE
         timer = None if state.is_over else self._timer_for(table, state)
         version = await self.repo.append_actions(
-            table.game_id, table.version, [a.notation() for a in actions],
-            snapshot=json.dumps(_snapshot(state)), status=status, timer=timer, now=self.clock(),
+            table.game_id,
+            table.version,
+            [a.notation() for a in actions],
+            snapshot=json.dumps(_snapshot(state)),
+            status=status,
+            timer=timer,
+            now=self.clock(),
         )
         self._cache[table.game_id] = (table.row.action_count + len(actions), state)
         out.ended = out.ended or state.is_over
@@ -398,8 +418,10 @@ class GameService:
         async with self.lock(game_id):
             table = await self.load(game_id)
             if (
-                table is None or table.row.status is not GameStatus.ACTIVE
-                or table.version != version or table.row.timer is None
+                table is None
+                or table.row.status is not GameStatus.ACTIVE
+                or table.version != version
+                or table.row.timer is None
             ):
                 return Outcome(game_id=game_id)
             timer = table.row.timer
@@ -424,7 +446,9 @@ class GameService:
                 return refused("not_in_game", game_id)
             try:
                 await self.repo.set_seats(
-                    game_id, table.version, {int(seat): Occupant.computer("computer")},
+                    game_id,
+                    table.version,
+                    {int(seat): Occupant.computer("computer")},
                     now=self.clock(),
                 )
             except StaleVersion:
@@ -442,11 +466,21 @@ class GameService:
             if user_id != table.row.creator_id and not await is_admin():
                 return refused("creator_or_admin_only", game_id)
             await self.repo.append_actions(
-                game_id, table.version, [], snapshot=table.row.snapshot or "{}",
-                status=GameStatus.ABANDONED, timer=None, now=self.clock(),
+                game_id,
+                table.version,
+                [],
+                snapshot=table.row.snapshot or "{}",
+                status=GameStatus.ABANDONED,
+                timer=None,
+                now=self.clock(),
             )
-            return Outcome(game_id=game_id, stopped=True, ended=True, changed=True,
-                           lobby=table.row.status is GameStatus.LOBBY)
+            return Outcome(
+                game_id=game_id,
+                stopped=True,
+                ended=True,
+                changed=True,
+                lobby=table.row.status is GameStatus.LOBBY,
+            )
 
     async def resume(self) -> list[Outcome]:
         """After a restart: re-arm every running timer and let computers finish their turns.
@@ -468,9 +502,7 @@ def _int(seat: Seat | None) -> int | None:
 
 def _active(state: GameState, table: Table) -> set[int]:
     """Human seats with something to do now."""
-    return {
-        int(s) for s, _ in table.humans() if state.legal_actions(s)
-    }
+    return {int(s) for s, _ in table.humans() if state.legal_actions(s)}
 
 
 def _snapshot(state: GameState) -> dict[str, Any]:
@@ -491,10 +523,16 @@ def _next_setting(settings: TableSettings, action: str) -> TableSettings:
     if action == "preset:next":
         i = PRESET_CYCLE.index(rules.preset) if rules.preset in PRESET_CYCLE else -1
         preset = PRESET_CYCLE[(i + 1) % len(PRESET_CYCLE)]
-        return TableSettings(Settings.from_preset(preset, rounds=rules.rounds),
-                             settings.turn_timeout)
+        return TableSettings(
+            Settings.from_preset(preset, rounds=rules.rounds), settings.turn_timeout
+        )
     if action == "rounds:toggle":
-        return TableSettings(rules.replace(rounds=8 if rules.rounds == 16 else 16),
-                             settings.turn_timeout)
-    i = TIMEOUT_CHOICES.index(settings.turn_timeout) if settings.turn_timeout in TIMEOUT_CHOICES else -1
+        return TableSettings(
+            rules.replace(rounds=8 if rules.rounds == 16 else 16), settings.turn_timeout
+        )
+    i = (
+        TIMEOUT_CHOICES.index(settings.turn_timeout)
+        if settings.turn_timeout in TIMEOUT_CHOICES
+        else -1
+    )
     return TableSettings(rules, TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])

@@ -45,7 +45,7 @@ class TableSettings:
         """
         data: Any = json.loads(text)
         if not isinstance(data, dict):
-            raise ValueError("table settings must be an object")
+            raise ValueError("table settings must be an object")  # noqa: TRY004
         timeout = data.get("turn_timeout", 60)
         if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 0:
             raise ValueError("bad turn_timeout")
@@ -100,9 +100,7 @@ class Table:
 
     def humans(self) -> list[tuple[Seat, int]]:
         """``(seat, user_id)`` of every human seat."""
-        return [
-            (Seat(s.index), s.user_id) for s in self.row.seats if s.user_id is not None
-        ]
+        return [(Seat(s.index), s.user_id) for s in self.row.seats if s.user_id is not None]
 
     def players(self) -> tuple[Player, ...]:
         """The four seats as the renderers need them."""

@@ -23,7 +23,9 @@ OnMigrated = Callable[[int, int], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
 
 
-def markup(keyboard: Keyboard, scope: str, game_id: int, version: int) -> InlineKeyboardMarkup | None:
+def markup(
+    keyboard: Keyboard, scope: str, game_id: int, version: int
+) -> InlineKeyboardMarkup | None:
     """Turn abstract buttons into Telegram buttons; actions become callback data
     ``<scope><game>.<version>.<action>``."""
     if not keyboard:
@@ -36,7 +38,9 @@ def markup(keyboard: Keyboard, scope: str, game_id: int, version: int) -> Inline
                 out.append(InlineKeyboardButton(b.label, url=b.url))
             else:
                 out.append(
-                    InlineKeyboardButton(b.label, callback_data=game_button(scope, game_id, version, b.action))
+                    InlineKeyboardButton(
+                        b.label, callback_data=game_button(scope, game_id, version, b.action)
+                    )
                 )
         rows.append(out)
     return InlineKeyboardMarkup(rows)
@@ -60,16 +64,24 @@ class Messenger:
         self.migrated: dict[int, int] = {}
 
     async def send(
-        self, chat_id: int, text: str, reply_markup: InlineKeyboardMarkup | None = None,
-        *, reply_to: int | None = None,
+        self,
+        chat_id: int,
+        text: str,
+        reply_markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
     ) -> Message | None:
         """Send a message; None when Telegram refused it (logged, never raised)."""
         chat_id = self.migrated.get(chat_id, chat_id)
         for _ in range(2):
             try:
                 msg = await self.bot.send_message(
-                    chat_id, text, parse_mode=ParseMode.HTML, reply_markup=reply_markup,
-                    reply_to_message_id=reply_to, allow_sending_without_reply=True,
+                    chat_id,
+                    text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=reply_markup,
+                    reply_to_message_id=reply_to,
+                    allow_sending_without_reply=True,
                     disable_web_page_preview=True,
                 )
             except ChatMigrated as exc:
@@ -99,8 +111,12 @@ class Messenger:
             return False
         try:
             await self.bot.edit_message_text(
-                text, chat_id, message_id, parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup, disable_web_page_preview=True,
+                text,
+                chat_id,
+                message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=reply_markup,
+                disable_web_page_preview=True,
             )
         except ChatMigrated as exc:
             await self._migrated(chat_id, exc.new_chat_id)
@@ -131,7 +147,12 @@ class Messenger:
             log.debug("delete of %s/%s failed: %s", chat_id, message_id, exc)
 
     async def show(
-        self, chat_id: int, message_id: int | None, rendered: Rendered, scope: str, game_id: int,
+        self,
+        chat_id: int,
+        message_id: int | None,
+        rendered: Rendered,
+        scope: str,
+        game_id: int,
         version: int,
     ) -> int | None:
         """Edit ``message_id`` to ``rendered`` or, when there is none or it is gone, send a new

@@ -284,6 +284,8 @@ class RoundState:
         raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
 
     def _bid(self, action: Action) -> tuple[RoundState, list[Event]]:
+        if isinstance(action, PlayCard):
+            raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         status = self.bid_status()
         check_bid(status, action)
         bids = (*self.bids, action)

@@ -29,7 +29,7 @@ class SchemaError(StorageError):
         self.supported = supported
 
 
-class NotFound(StorageError, LookupError):  # noqa: N818 - reads better at the call site
+class NotFound(StorageError, LookupError):
     """A row the write refers to does not exist.
 
     Attributes:
@@ -43,7 +43,7 @@ class NotFound(StorageError, LookupError):  # noqa: N818 - reads better at the c
         self.key = key
 
 
-class StaleVersion(StorageError):  # noqa: N818 - the name says what happened
+class StaleVersion(StorageError):
     """Compare-and-set failed: the game is no longer at ``expected`` (someone else wrote first).
     Reload the game and decide again; nothing was written.
 
@@ -60,7 +60,7 @@ class StaleVersion(StorageError):  # noqa: N818 - the name says what happened
         self.actual = actual
 
 
-class WrongStatus(StorageError):  # noqa: N818 - the name says what happened
+class WrongStatus(StorageError):
     """The game's status does not allow this write (a write to a finished or abandoned game,
     a settings change outside the lobby, or a status change not in
     :data:`storage.rows.ALLOWED_TRANSITIONS`).
@@ -81,7 +81,7 @@ class WrongStatus(StorageError):  # noqa: N818 - the name says what happened
         self.requested = requested
 
 
-class OpenGameExists(StorageError):  # noqa: N818 - the name says what happened
+class OpenGameExists(StorageError):
     """The chat already has an open (``lobby`` or ``active``) game.
 
     Attributes:
@@ -95,7 +95,7 @@ class OpenGameExists(StorageError):  # noqa: N818 - the name says what happened
         self.game_id = game_id
 
 
-class SeatConflict(StorageError):  # noqa: N818 - the name says what happened
+class SeatConflict(StorageError):
     """The write would seat one user in two seats of the same game.
 
     Attributes:

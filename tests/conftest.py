@@ -11,9 +11,9 @@ import os
 # (the bot sets the same in production, bot/__init__.py).
 os.environ.setdefault("PTB_TIMEDELTA", "true")
 
-from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import HealthCheck, settings
 
-from tests.fakebot.fixtures import fake_api  # noqa: E402
+from tests.fakebot.fixtures import fake_api
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -4,6 +4,7 @@ and change nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from telegram import Message, Update
@@ -43,8 +44,13 @@ async def on_button(update: Update, context: Context) -> None:
     service = data.service
     out: Outcome
     if parsed.scope == "l":
+        if parsed.action.startswith("sit:"):
+            await _probe_private_chat(update, context)
         out = await service.lobby_action(
-            parsed.game_id, parsed.version, user_id, parsed.action,
+            parsed.game_id,
+            parsed.version,
+            user_id,
+            parsed.action,
             is_admin_check(update, context),
         )
     elif parsed.scope == "a" and parsed.action in ("handover", "handover:no"):
@@ -76,6 +82,21 @@ async def on_button(update: Update, context: Context) -> None:
         more = await service.run_computers(out.game_id)
         if more.changed:
             await data.presenter.present(more)
+
+
+async def _probe_private_chat(update: Update, context: Context) -> None:
+    """A user taking a seat must receive their cards in private. If we have not heard from
+    them there yet, greet them: when Telegram lets it through they have started the bot
+    before; when it refuses (403) the seat button answers with a deep link instead."""
+    user = update.effective_user
+    assert user is not None
+    data = context.app_data
+    row = await data.service.repo.get_user(user.id)
+    if row is not None and row.can_message:
+        return
+    tr = await translator_for(update, context, private=True)
+    if await data.presenter.messenger.send(user.id, messages.welcome(tr, user.full_name)):
+        await data.service.user_started(user.id)
 
 
 async def _answer(update: Update, tr: Translator, out: Outcome) -> None:
@@ -129,7 +150,9 @@ async def _handover_prompt(
 
         rendered = messages.handover_confirm(tr)
         await data.presenter.messenger.edit(
-            query.message.chat.id, query.message.message_id, rendered.text,
+            query.message.chat.id,
+            query.message.message_id,
+            rendered.text,
             markup(rendered.keyboard, "a", table.game_id, table.version),
         )
     else:
@@ -139,12 +162,10 @@ async def _handover_prompt(
 async def _stop(update: Update, context: Context, parsed: GameCallback) -> Outcome:
     query = update.callback_query
     assert query is not None
-    if parsed.action != "yes":
+    if parsed.action != "stop:yes":
         if isinstance(query.message, Message):
-            try:
+            with contextlib.suppress(TelegramError):
                 await query.message.delete()
-            except TelegramError:
-                pass
         return Outcome()
     return await context.app_data.service.stop(
         parsed.game_id, query.from_user.id, is_admin_check(update, context)
@@ -157,8 +178,9 @@ async def _language(update: Update, context: Context, parsed: LanguageCallback) 
     repo = context.app_data.service.repo
     now = context.app_data.service.clock()
     if parsed.language not in LANGUAGES:
-        await query.answer(refusal_text(get_translator("en"), Refusal.UNKNOWN_LANGUAGE),
-                           show_alert=True)
+        await query.answer(
+            refusal_text(get_translator("en"), Refusal.UNKNOWN_LANGUAGE), show_alert=True
+        )
         return
     chat = update.effective_chat
     if parsed.target == "c" and chat is not None and chat.type != "private":
@@ -173,11 +195,10 @@ async def _language(update: Update, context: Context, parsed: LanguageCallback) 
     tr = get_translator(parsed.language)
     await query.answer(messages.language_set(tr)[:ALERT_LIMIT])
     if isinstance(query.message, Message):
-        try:
+        with contextlib.suppress(TelegramError):
             await query.message.edit_text(messages.language_set(tr))
-        except TelegramError:
-            pass
     table = await context.app_data.service.open_table_of_chat(chat.id) if chat else None
     if table is not None:
-        await context.app_data.presenter.present(Outcome(game_id=table.game_id, changed=True,
-                                                         lobby=table.state is None))
+        await context.app_data.presenter.present(
+            Outcome(game_id=table.game_id, changed=True, lobby=table.state is None)
+        )

@@ -66,7 +66,7 @@ async def cmd_start(update: Update, context: Context) -> None:
             table = await data.service.load(link.game_id)
             if table is not None:
                 seat = table.seat_of(user.id)
-                title = await data.presenter._title(table)  # noqa: SLF001
+                title = await data.presenter._title(table)
                 if seat is not None:
                     await data.presenter.messenger.send(
                         chat.id, messages.seated_via_link(tr, seat, title)
@@ -130,7 +130,9 @@ async def cmd_stop(update: Update, context: Context) -> None:
         return
     rendered = messages.stop_confirm(tr)
     await data.presenter.messenger.send(
-        chat.id, rendered.text, markup(rendered.keyboard, "s", table.game_id, table.version),
+        chat.id,
+        rendered.text,
+        markup(rendered.keyboard, "s", table.game_id, table.version),
         reply_to=message.message_id,
     )
 
@@ -150,9 +152,19 @@ async def cmd_language(update: Update, context: Context) -> None:
 
     rendered = messages.language_prompt(tr, tr.language)
     target = "c" if group else "u"
-    rows = [[InlineKeyboardButton(b.label, callback_data=LanguageCallback(
-        target, b.action.split(":")[-1] if b.action.split(":")[-1] in LANGUAGES else "en"
-    ).encode()) for b in row] for row in rendered.keyboard]
+    rows = [
+        [
+            InlineKeyboardButton(
+                b.label,
+                callback_data=LanguageCallback(
+                    target,
+                    b.action.split(":")[-1] if b.action.split(":")[-1] in LANGUAGES else "en",
+                ).encode(),
+            )
+            for b in row
+        ]
+        for row in rendered.keyboard
+    ]
     await context.app_data.presenter.messenger.send(
         chat.id, rendered.text, InlineKeyboardMarkup(rows), reply_to=message.message_id
     )

@@ -1,0 +1,135 @@
+"""Driving the real bot application against the fake Bot API in end-to-end tests."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.app import build_application
+from bot.computer import ComputerPlayers
+from bot.config import BotConfig
+from bot.context import KlaverjasApp
+from tests.fakebot import FakeBotApi, SimUser
+from tests.fakebot.model import Button, FakeChat, FakeMessage
+
+ACTION = re.compile(r"^a(\d+)\.(\d+)\.(.+)$")
+
+
+def make_app(
+    api: FakeBotApi, db: Path, *, timeout: int = 0, level: str = "random", **kw: Any
+) -> KlaverjasApp:
+    """The real bot application, pointed at the fake server and a database file."""
+    config = BotConfig(
+        telegram_bot_token=api.token,
+        telegram_api_base_url=api.base_url,
+        database_path=str(db),
+        turn_timeout_seconds=timeout,
+        computer_level=level,
+        computer_workers=0,
+        default_language=kw.pop("default_language", "nl"),
+    )
+    return build_application(
+        config,
+        computers=ComputerPlayers(level, 0),
+        rate_limiter=kw.pop("rate_limiter", False),
+        **kw,
+    )
+
+
+def hand_message(user: SimUser, chat: FakeChat | None = None) -> FakeMessage | None:
+    """The user's newest hand message (a bot message with card/bid buttons) in the private
+    chat (or in ``chat`` for a private solo game)."""
+    where = chat if chat is not None else user.private_chat
+    for message in reversed(where.all_messages):
+        if message.deleted or not message.from_bot:
+            continue
+        if any(
+            target and ACTION.match(target) for row in message.keyboard_rows() for _, target in row
+        ):
+            return message
+    return None
+
+
+def active_buttons(message: FakeMessage) -> list[tuple[str, str]]:
+    """``(label, action)`` of the versioned (actionable now) buttons of a hand message."""
+    out = []
+    for row in message.keyboard_rows():
+        for label, target in row:
+            m = ACTION.match(target or "")
+            if m and m[2] != "0" and not m[3].startswith("handover"):
+                out.append((label, m[3]))
+    return out
+
+
+def pick(buttons: Sequence[tuple[str, str]], rng: random.Random) -> tuple[str, str]:
+    """A sensible button: a legal card (not dimmed), a trump choice or accept, else pass."""
+    bids = [b for b in buttons if b[1].startswith(("choose:", "accept", "kleintje", "roem"))]
+    passes = [b for b in buttons if b[1] == "pass"]
+    if bids and (not passes or rng.random() < 0.7):
+        return rng.choice(bids)
+    if passes:
+        return passes[0]
+    cards = [b for b in buttons if b[1].startswith("play:") and not b[0].startswith("·")]
+    return rng.choice(cards or list(buttons))
+
+
+def by_action(action: str) -> Callable[[Button], bool]:
+    """A button predicate: the callback data ends with ``.<action>``."""
+    return lambda b: bool(b.callback_data) and str(b.callback_data).endswith("." + action)
+
+
+async def play_turn(
+    users: Sequence[SimUser], rng: random.Random, chat: FakeChat | None = None
+) -> bool:
+    """Let the human whose turn it is tap a button. Returns False when nobody can act."""
+    for user in users:
+        message = hand_message(user, chat)
+        if message is None:
+            continue
+        buttons = active_buttons(message)
+        if not buttons:
+            continue
+        _, action = pick(buttons, rng)
+        tap = await user.tap(message, by_action(action))
+        await tap.wait_answered()
+        return True
+    return False
+
+
+async def open_and_fill(
+    api: FakeBotApi, bot: Any, group: FakeChat, humans: Sequence[SimUser], computers: int = 0
+) -> FakeMessage:
+    """``/klaverjas`` by the first human, everybody sits (in order), computers fill the rest,
+    start. Returns the group's table message."""
+    await humans[0].send(group, "/klaverjas")
+    await bot.settle()
+    lobby = api.last_message(group)
+    for seat, user in enumerate(humans):
+        tap = await user.tap(lobby, by_action(f"sit:{seat}"))
+        await tap.wait_answered()
+        await bot.settle()
+    for _ in range(computers):
+        await (await humans[0].tap(lobby, by_action("bot:add"))).wait_answered()
+        await bot.settle()
+    await (await humans[0].tap(lobby, by_action("start"))).wait_answered()
+    await bot.settle()
+    return lobby
+
+
+async def play_to_end(
+    bot: Any,
+    humans: Sequence[SimUser],
+    rng: random.Random,
+    *,
+    limit: int = 5000,
+    chat: FakeChat | None = None,
+) -> int:
+    """Let the humans act until nobody can; returns the number of taps."""
+    taps = 0
+    while taps < limit and await play_turn(humans, rng, chat):
+        taps += 1
+        await bot.settle(quiet=0.01)
+    return taps
