@@ -158,8 +158,10 @@ class RoundState:
         events: list[Event] = []
         if settings.trump_selection is TrumpSelection.KLAMMERN:
             events.append(CardProposed(deal.dealer, deal.dealer_middle_card))
-        elif deal.turned:
-            events.append(SuitTurned(deal.turned[0]))
+            return state, events
+        status = state.bid_status()
+        if status.shown:
+            events.append(SuitTurned(status.shown[0]))
         return state, events
 
     # --- queries ---------------------------------------------------------------------------
