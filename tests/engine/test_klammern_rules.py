@@ -406,14 +406,19 @@ def test_9_6_bella_needs_both_cards() -> None:
     assert refused(klaverjas, Bella(N, card("QH"))).reason is Reason.NOT_ALLOWED
 
 
-def test_9_6_bella_needs_a_legal_king_or_queen_and_may_come_after_the_first_trick() -> None:
+def test_9_6_bella_may_come_after_the_first_trick() -> None:
     state = play(kround(), "AS", "JS", "9S", "7S")  # North won the first trick and leads
     assert Bella(N, card("KH")) in state.legal_actions()
     state, events = state.apply(Bella(N, card("KH")))
     assert events[0] == BellaAnnounced(N, card("KH"))
-    spades = play(kround(AUTO), "AS")
-    hearts_held = [a for a in spades.legal_actions() if isinstance(a, Bella)]
-    assert hearts_held == []  # East holds no bella; and must follow spades anyway
+
+
+def test_9_6_bella_only_with_a_legal_king_or_queen() -> None:
+    state = play(kround(), "10D", "JD", "KD", "JH")  # West trumps and wins, then leads clubs
+    state = play(state, "AC")
+    assert state.to_act == N and state.legal_actions() == (PlayCard(N, card("7C")),)
+    exc = refused(state, Bella(N, card("KH")))
+    assert exc.reason is Reason.MUST_FOLLOW_SUIT
 
 
 def test_9_6_bella_is_announced_automatically_with_auto_declare() -> None:
