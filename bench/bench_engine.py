@@ -13,7 +13,7 @@ import time
 from engine.cards import Seat
 from engine.deal import deal, round_rng
 from engine.round import Phase, RoundState
-from engine.settings import Settings, TrumpSelection
+from engine.settings import KLAVERJAS_PRESETS, Settings, TrumpSelection
 
 
 def play_rounds(settings: Settings, n: int, seed: int) -> tuple[int, int, float]:
@@ -59,12 +59,13 @@ def legal_actions_rate(settings: Settings, seconds: float = 1.0) -> float:
 
 
 def main() -> None:
-    """Print the numbers for each Klaverjassen preset."""
+    """Print the numbers for each Klaverjassen preset, then Klammern (rounds that end in a
+    voided deal, §9.3, count as rounds too)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3000)
     parser.add_argument("--preset", default=None)
     args = parser.parse_args()
-    presets = [args.preset] if args.preset else ["amsterdam", "rotterdam", "utrecht", "klassiek"]
+    presets = [args.preset] if args.preset else [*KLAVERJAS_PRESETS, "klammern"]
     for p in presets:
         settings = Settings.from_preset(p)
         n, calls, secs = play_rounds(settings, args.rounds, 1)

@@ -1,7 +1,7 @@
 """Actions (moves) and their compact notation ``SEAT:kind[:arg]`` (``shared/cases/README.md``).
 
 Examples: ``0:pass``, ``1:choose:H``, ``3:accept``, ``2:play:JS``, ``0:roem``,
-``0:kleintje:D``, ``1:beter``, ``2:declare:10D-JD-QD``, ``1:contra``, ``0:re``.
+``0:kleintje:D``, ``1:beter``, ``2:declare:10D-JD-QD``, ``3:bella:KH``, ``1:contra``, ``0:re``.
 """
 
 from __future__ import annotations
@@ -96,11 +96,32 @@ class Beter(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Bella(PlayCard):
+    """Klammern: play the first of K and Q of trump and announce bella with it (§9.6).
+
+    A card play like :class:`PlayCard` (``isinstance(bella, PlayCard)`` holds, ``card`` is the
+    card played) that also announces bella. Legal only when ``PlayCard(seat, card)`` is legal,
+    ``card`` is the K or Q of trump and the seat holds the other one too. Playing that card as a
+    plain :class:`PlayCard` forgets bella: it is lost (seed 002). With ``auto_declare`` the
+    engine announces bella itself and this action is not offered.
+    """
+
+    kind: ClassVar[str] = "bella"
+
+
+@dataclass(frozen=True, slots=True)
 class Declare(Action):
-    """Klammern: declare a sequence from the hand with one's first card (§9.5)."""
+    """Klammern: declare a sequence from the hand with one's first card (§9.5).
+
+    ``cards`` is kept in card order (suit, then natural rank), so the order given does not
+    matter: ``Declare(s, (QD, JD, 10D)) == Declare(s, (10D, JD, QD))``.
+    """
 
     cards: tuple[Card, ...]
     kind: ClassVar[str] = "declare"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards", tuple(sorted(self.cards, key=lambda c: c.index)))
 
     def arg(self) -> str:
         return "-".join(str(c) for c in self.cards)
@@ -152,6 +173,8 @@ def parse_action(text: str, seat: Seat | None = None) -> Action:
         return _SUITED[kind](seat, Suit.parse(args[0]))
     if kind == "play" and len(args) == 1:
         return PLAY[seat][Card.parse(args[0]).index]
+    if kind == "bella" and len(args) == 1:
+        return Bella(seat, Card.parse(args[0]))
     if kind == "declare" and len(args) == 1:
         return Declare(seat, parse_cards(args[0].replace(",", "-").split("-")))
     raise NotationError(f"not an action: {text!r}")

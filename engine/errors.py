@@ -31,7 +31,17 @@ class SettingsError(EngineError, ValueError):
 
 
 class Reason(StrEnum):
-    """Stable codes for refused actions; the bot maps each to a translated explanation."""
+    """Stable codes for refused actions; the bot maps each to a translated explanation.
+
+    Klammern (``rules.md`` §9.5–9.7): ``NO_SUCH_DECLARATION`` (not a whole sequence of the
+    hand; details ``cards``, ``declarable``), ``ALREADY_DECLARED`` (that sequence was declared
+    already), ``TOO_LATE`` (a declaration after the seat's first card; contra after the first
+    trick, re after the second; details ``window``), ``NO_BELLA`` (the card is not K or Q of
+    trump, or the other one is not in the hand), ``WRONG_TEAM`` (contra by the playing team, re
+    by a defender; details ``team``, ``playing_team``), ``ALREADY_CALLED`` (contra or re a second
+    time; details ``call``, ``by``), ``NO_CONTRA`` (re before contra). ``NOT_ALLOWED`` with
+    ``auto_declare: true``: manual declarations and bella are not used at this table.
+    """
 
     GAME_OVER = "game_over"
     WRONG_PHASE = "wrong_phase"
@@ -49,6 +59,11 @@ class Reason(StrEnum):
     NOT_YOUR_ROEM = "not_your_roem"
     NO_SUCH_DECLARATION = "no_such_declaration"
     TOO_LATE = "too_late"
+    ALREADY_DECLARED = "already_declared"
+    NO_BELLA = "no_bella"
+    WRONG_TEAM = "wrong_team"
+    ALREADY_CALLED = "already_called"
+    NO_CONTRA = "no_contra"
 
 
 class IllegalAction(EngineError):

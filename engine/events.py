@@ -100,7 +100,8 @@ class RoundScored(Event):
 
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
-    """The game ended: totals per team, ``winner`` None for a draw (§2.4)."""
+    """The game ended: totals per team, ``winner`` None for a draw (§2.4). Klammern: the
+    totals are big points and ``winner`` is the team that reached the target (§9.9)."""
 
     totals: dict[str, int]
     winner: Team | None
@@ -130,3 +131,105 @@ def _jsonable(v: Any) -> Any:
 
 def _snake(name: str) -> str:
     return "".join("_" + ch.lower() if ch.isupper() else ch for ch in name).lstrip("_")
+
+
+# --- Klammern (rules.md §9) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardProposed(Event):
+    """Klammern: the dealer's middle card of the last three lies face up; its suit is the
+    proposed trump (§9.2). The card stays in ``seat``'s (the dealer's) hand and is public."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class KleintjeCalled(Event):
+    """Klammern: ``seat`` called a kleintje naming ``suit`` (§9.3)."""
+
+    seat: Seat
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class BeterCalled(Event):
+    """Klammern: ``seat`` overbid the kleintje with beter; clubs become trump (§9.3). A
+    :class:`TrumpChosen` follows."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class DealVoided(Event):
+    """Klammern: nobody accepted or called in round ``number``; ``dealer`` deals again (§9.3).
+    A :class:`RoundDealt` with the same number follows."""
+
+    number: int
+    dealer: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """Klammern: ``seat`` declared the sequence ``cards`` (lowest first), worth ``points``
+    (20 terz, 50 fifty) if its team has the best declaration (§9.5)."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationsCompared(Event):
+    """Klammern: after the first trick, ``team`` (None: nobody declared) scores ``points``, all
+    of its declarations; the other team's declarations score nothing (§9.5)."""
+
+    team: Team | None
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BellaAnnounced(Event):
+    """Klammern: ``seat`` announced bella playing ``card`` (K or Q of trump): 20 points (§9.6).
+    Emitted before the :class:`CardPlayed` of that card."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ContraCalled(Event):
+    """Klammern: defender ``seat`` called contra: the round counts double (§9.7)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class ReCalled(Event):
+    """Klammern: ``seat`` of the playing team answered re: the round counts four times (§9.7)."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True)
+class KlammernRoundScored(Event):
+    """Klammern: round ``number`` is over (§9.8): ``points`` per team (cards, last trick,
+    declarations, bella), ``winner`` gets ``small_points`` (1, 2 after contra, 4 after re)."""
+
+    number: int
+    winner: Team
+    points: dict[str, int]
+    small_points: dict[str, int]
+    multiplier: int
+
+
+@dataclass(frozen=True, slots=True)
+class BigPointsWon(Event):
+    """Klammern: ``team`` reached 5 small points (``small_points``: the standing that reached it)
+    and wins ``big_points`` (1, or 2 when the other team had 0); both teams start again at 0
+    small points (§9.9)."""
+
+    team: Team
+    big_points: int
+    small_points: dict[str, int]

@@ -1,38 +1,58 @@
-"""A whole game (partij): 16 or 8 rounds, dealer rotation and the boompje score sheet
-(``rules.md`` §2.3–2.4, §6.6). State = f(settings, seed, actions)."""
+"""A whole game (partij): dealer rotation and the score sheet. State = f(settings, seed, actions).
+
+Klaverjassen: 16 or 8 rounds (``settings.rounds``), the boompje (``rules.md`` §2.3–2.4, §6.6).
+Klammern: no rounds limit; rounds are played until a team reaches ``target_big_points`` big
+points (§9.9); the sheet carries the small/big point tally (:class:`~engine.klammern.Tally`).
+A Klammern deal that everybody passed is voided and the same dealer deals again (§9.3).
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 from engine.actions import Action
 from engine.cards import Seat, Team
 from engine.deal import deal, round_rng
 from engine.errors import IllegalAction, Reason
-from engine.events import Event, GameOver, RoundDealt, RoundScored
-from engine.round import Phase, RoundState
+from engine.events import (
+    BigPointsWon,
+    Event,
+    GameOver,
+    KlammernRoundScored,
+    RoundDealt,
+    RoundScored,
+)
+from engine.klammern.scoring import ZERO_TALLY, KlammernScore, Tally, tallies
+from engine.round import Phase, RoundResult, RoundState
 from engine.rules import RoundScore
-from engine.settings import Settings, TrumpSelection
+from engine.settings import Settings, TrumpSelection, Variant
 
 
 @dataclass(frozen=True, slots=True)
 class SheetRow:
-    """One line of the boompje (§6.6): what each team wrote for a round.
+    """One line of the score sheet: what each team wrote for a round.
 
     Attributes:
         number: round number, 1-based.
         dealer: the dealer.
         maker: who chose trump; ``playing_team`` is its team.
         trump: the trump suit (notation letter).
-        result: the round's score: card points and roem kept apart, nat and pit marked.
+        result: the round's score. Klaverjassen: a :class:`~engine.rules.RoundScore`, card
+            points and roem kept apart, nat and pit marked (§6.6). Klammern: a
+            :class:`~engine.klammern.KlammernScore` (points, declarations, bella, contra/re,
+            the small points won, §9.8).
+        tally: Klammern: the small and big points after this round (§9.9); None otherwise.
     """
 
     number: int
     dealer: Seat
     maker: Seat
     trump: str
-    result: RoundScore
+    result: RoundResult
+    tally: Tally | None = None
 
     @property
     def playing_team(self) -> Team:
@@ -40,7 +60,7 @@ class SheetRow:
         return self.maker.team
 
     def total(self, team: Team) -> int:
-        """Points plus roem written for ``team`` this round."""
+        """Points plus roem written for ``team`` this round (Klammern: small points won)."""
         return self.result.score[team]
 
 
@@ -55,6 +75,8 @@ class GameState:
         rounds: finished rounds, in order.
         current: the round in progress (None when the game is over).
         log: every action applied, in order (the game record).
+        redeals: Klammern: deals voided so far in the round in progress (§9.3).
+        voided: Klammern: every voided deal of the game, in order (phase ``redeal``).
     """
 
     settings: Settings
@@ -64,6 +86,7 @@ class GameState:
     current: RoundState | None
     log: tuple[Action, ...]
     redeals: int = 0
+    voided: tuple[RoundState, ...] = ()
 
     @classmethod
     def new(cls, settings: Settings, seed: int) -> GameState:
@@ -91,8 +114,13 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        """True once the last round is scored."""
+        """True once the last round is scored (Klammern: a team reached the target, §9.9)."""
         return self.current is None
+
+    @property
+    def is_klammern(self) -> bool:
+        """True for a Klammern game (``rules.md`` §9)."""
+        return self.settings.variant is Variant.KLAMMERN
 
     @property
     def to_act(self) -> Seat | None:
@@ -112,15 +140,36 @@ class GameState:
         return self.current.legal_actions(seat)
 
     def sheet(self) -> tuple[SheetRow, ...]:
-        """The boompje so far: one row per finished round."""
+        """The sheet so far: one row per finished round (Klammern rows carry the tally)."""
+        running: tuple[Tally | None, ...] = self.tallies() or (None,) * len(self.rounds)
         rows = []
-        for r in self.rounds:
+        for r, tally in zip(self.rounds, running, strict=True):
             assert r.result is not None and r.maker is not None and r.trump is not None
-            rows.append(SheetRow(r.number, r.dealer, r.maker, r.trump.value, r.result))
+            rows.append(SheetRow(r.number, r.dealer, r.maker, r.trump.value, r.result, tally))
         return tuple(rows)
 
+    def tallies(self) -> tuple[Tally, ...]:
+        """Klammern: the small/big point tally after each finished round (§9.9); empty for
+        Klaverjassen."""
+        if not self.is_klammern:
+            return ()
+        return tallies(r.result.small_points for r in self.rounds if _klammern(r.result))
+
+    def tally(self) -> Tally:
+        """Klammern: the tally after the last finished round (all zero before the first)."""
+        done = self.tallies()
+        return done[-1] if done else ZERO_TALLY
+
+    def small_points(self) -> dict[Team, int]:
+        """Klammern: the small points each team stands at now (§9.9); 0 and 0 for
+        Klaverjassen."""
+        return dict(self.tally().small)
+
     def totals(self) -> dict[Team, int]:
-        """Total score per team over the finished rounds (§2.4)."""
+        """Total per team over the finished rounds: Klaverjassen points (§2.4); Klammern big
+        points (§9.9)."""
+        if self.is_klammern:
+            return dict(self.tally().big)
         out = {Team.NS: 0, Team.EW: 0}
         for r in self.rounds:
             assert r.result is not None
@@ -129,7 +178,8 @@ class GameState:
         return out
 
     def winner(self) -> Team | None:
-        """The winning team once the game is over; None while playing or for a draw."""
+        """The winning team once the game is over; None while playing or for a draw (a
+        Klammern game has no draw)."""
         if not self.is_over:
             return None
         tot = self.totals()
@@ -141,7 +191,12 @@ class GameState:
 
     def apply(self, action: Action) -> tuple[GameState, list[Event]]:
         """Apply one action; when it ends a round the next is dealt, and after the last the
-        game ends.
+        game ends. Klammern: a voided deal is dealt again by the same dealer (§9.3), and the
+        game ends when a team reaches ``target_big_points`` (§9.9).
+
+        Events at the end of a round: Klaverjassen :class:`RoundScored`; Klammern
+        :class:`KlammernRoundScored`, then :class:`BigPointsWon` when a team reached 5 small
+        points; then :class:`GameOver` or the next :class:`RoundDealt`.
 
         Raises:
             IllegalAction: ``GAME_OVER`` after the end, else the round's refusal; the state is
@@ -155,23 +210,46 @@ class GameState:
         if new_round.phase is Phase.REDEAL:
             redeals = self.redeals + 1
             nxt, more = self._deal_round(new_round.number, new_round.dealer, redeals)
-            return replace(self, current=nxt, log=log, redeals=redeals), events + more
+            voided = (*self.voided, new_round)
+            state = replace(self, current=nxt, log=log, redeals=redeals, voided=voided)
+            return state, events + more
         if new_round.phase is not Phase.SCORED:
             return replace(self, current=new_round, log=log), events
-        assert new_round.result is not None
-        events.append(
-            RoundScored(
-                new_round.number,
-                new_round.result.nat,
-                new_round.result.pit,
-                {t.value: v for t, v in new_round.result.score.items()},
-            )
-        )
+        result = new_round.result
         rounds = (*self.rounds, new_round)
-        if len(rounds) >= self.settings.rounds:
+        if _klammern(result):
+            tally = replace(self, rounds=rounds).tally()
+            events.append(
+                KlammernRoundScored(
+                    new_round.number,
+                    result.winner,
+                    _by_value(result.points),
+                    _by_value(result.small_points),
+                    result.multiplier,
+                )
+            )
+            for t in (Team.NS, Team.EW):
+                if tally.big_won[t]:
+                    events.append(BigPointsWon(t, tally.big_won[t], _by_value(tally.reached)))
+            game_over = max(tally.big.values()) >= self.settings.target_big_points
+        else:
+            assert isinstance(result, RoundScore)
+            events.append(
+                RoundScored(new_round.number, result.nat, result.pit, _by_value(result.score))
+            )
+            game_over = len(rounds) >= self.settings.rounds
+        if game_over:
             over = replace(self, rounds=rounds, current=None, log=log)
             totals = over.totals()
             events.append(GameOver({t.value: v for t, v in totals.items()}, over.winner()))
             return over, events
         nxt, more = self._deal_round(new_round.number + 1, new_round.dealer.left, 0)
         return replace(self, rounds=rounds, current=nxt, log=log, redeals=0), events + more
+
+
+def _klammern(result: RoundResult | None) -> TypeGuard[KlammernScore]:
+    return isinstance(result, KlammernScore)
+
+
+def _by_value(m: Mapping[Team, int]) -> dict[str, int]:
+    return {t.value: int(m[t]) for t in (Team.NS, Team.EW)}

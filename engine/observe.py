@@ -1,5 +1,6 @@
 """What one seat may see (``design.md`` §2): its own hand, the public bidding and play, the
-last trick, card counts. Computer players and hand renderers get only this.
+last trick, card counts; Klammern: the proposed card, declarations, bella, contra and re and the
+small/big points. Computer players and hand renderers get only this.
 
 A property test swaps unseen cards between the other players and checks the view is equal.
 """
@@ -11,6 +12,8 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.cards import Card, Seat, Suit, Team, cards_of
 from engine.game import GameState
+from engine.klammern import play as kplay
+from engine.klammern.play import KlammernState
 from engine.round import Phase, RoundState, Trick
 from engine.settings import Settings, TrumpSelection
 
@@ -37,7 +40,14 @@ class Observation:
         legal: the viewer's legal actions now (possibly empty).
         card_points, roem, tricks_won: per team so far (roem as counted, §5.5).
         claimable_roem: roem the last trick's winners may still claim (claim mode).
-        totals: the game's totals per team before this round (0 without a game).
+        totals: the game's totals per team before this round (0 without a game); Klammern:
+            big points (§9.9).
+        klammern: Klammern: declarations made, bella announced, contra and re (all public,
+            §9.5–9.7); None for Klaverjassen.
+        declaration_points: Klammern: declaration points per team as they count, decided
+            after the first trick (0 and 0 before, §9.5).
+        small_points: Klammern: small points per team before this round (§9.9; 0 without a
+            game).
     """
 
     seat: Seat | None
@@ -63,6 +73,9 @@ class Observation:
     tricks_won: dict[Team, int]
     claimable_roem: int
     totals: dict[Team, int]
+    klammern: KlammernState | None = None
+    declaration_points: dict[Team, int] | None = None
+    small_points: dict[Team, int] | None = None
 
     @property
     def last_trick(self) -> Trick | None:
@@ -76,9 +89,13 @@ class Observation:
 
 
 def observe_round(
-    state: RoundState, seat: Seat | None, totals: dict[Team, int] | None = None
+    state: RoundState,
+    seat: Seat | None,
+    totals: dict[Team, int] | None = None,
+    small_points: dict[Team, int] | None = None,
 ) -> Observation:
-    """The view of ``seat`` (None: the public view) on a round, with the game ``totals``."""
+    """The view of ``seat`` (None: the public view) on a round, with the game ``totals`` (and,
+    Klammern, the game's ``small_points``)."""
     proposed: Card | None = None
     if state.settings.trump_selection is TrumpSelection.KLAMMERN:
         middle = state.deal.dealer_middle_card
@@ -109,6 +126,11 @@ def observe_round(
         tricks_won=state.team_tricks(),
         claimable_roem=state.claimable_roem(),
         totals=dict(totals) if totals else {Team.NS: 0, Team.EW: 0},
+        klammern=state.klammern,
+        declaration_points=kplay.declaration_points(state) if state.klammern is not None else None,
+        small_points=(dict(small_points) if small_points else {Team.NS: 0, Team.EW: 0})
+        if state.klammern is not None
+        else None,
     )
 
 
@@ -122,4 +144,4 @@ def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
         return observe_round(state, seat)
     if state.current is None:
         raise ValueError("the game is over")
-    return observe_round(state.current, seat, state.totals())
+    return observe_round(state.current, seat, state.totals(), state.small_points())

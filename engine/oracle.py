@@ -174,7 +174,14 @@ def bidding(settings: Settings, inp: dict[str, Any]) -> dict[str, Any]:
             "legal": [a.notation(with_seat=False) for a in state.legal_actions()],
         }
     if state.phase is Phase.REDEAL:
-        return {"redeal": True, "trump": None, "maker": None}
+        return {
+            "redeal": True,
+            "dealer": int(dealer),
+            "trump": None,
+            "maker": None,
+            "playing_team": None,
+            "leader": None,
+        }
     assert state.maker is not None and state.trump is not None
     leader = state.maker if settings.first_lead is FirstLead.MAKER else state.forehand
     return {
@@ -186,10 +193,20 @@ def bidding(settings: Settings, inp: dict[str, Any]) -> dict[str, Any]:
 
 
 def declarations(settings: Settings, inp: dict[str, Any]) -> dict[str, Any]:
-    """``declarations`` (Klammern §9.5): points per team; only the best team scores."""
+    """``declarations`` (Klammern §9.5): points per team; only the best team scores, all of
+    its declarations. A team missing from ``declarations`` declared nothing; a card in two
+    declarations is an error."""
     trump = Suit.parse(_get(inp, "trump"))
     decl = _get(inp, "declarations")
-    per_team = {t: [parse_cards(seq) for seq in _get(decl, t.value)] for t in (Team.NS, Team.EW)}
+    if not isinstance(decl, dict):
+        raise CaseError("declarations must be an object")
+    per_team: dict[Team, list[tuple[Card, ...]]] = {}
+    for t in (Team.NS, Team.EW):
+        seqs = decl.get(t.value, [])
+        if not isinstance(seqs, list) or not all(isinstance(q, list) for q in seqs):
+            raise CaseError(f"declarations.{t.value} must be a list of card lists")
+        per_team[t] = [parse_cards(seq) for seq in seqs]
+    parse_cards(str(c) for seqs in per_team.values() for seq in seqs for c in seq)
     points = declaration_points(per_team, trump)
     return {t.value: points[t] for t in (Team.NS, Team.EW)}
 

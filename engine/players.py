@@ -23,7 +23,9 @@ class Player(Protocol):
 
 
 class RandomPlayer:
-    """Plays a uniformly random legal action (never a roem claim it may skip)."""
+    """Plays a uniformly random legal action of its turn. Klammern (``rules.md`` §9): the legal
+    actions include declarations, bella plays and contra/re, so it declares only real sequences
+    and may skip declaring, bella, contra or re by playing a card instead."""
 
     def choose(self, obs: Observation, rng: random.Random) -> Action:
         """See :meth:`Player.choose`."""

@@ -2,6 +2,8 @@
 
 A record is ``{"format": 1, "settings": {...}, "seed": int, "actions": ["0:pass", ...]}``;
 :func:`replay` rebuilds the exact state (state = f(settings, seed, actions), ``design.md`` §2).
+Klammern actions (``kleintje``, ``beter``, ``declare``, ``bella``, ``contra``, ``re``) are in
+the same log, and a voided deal replays to the same redeal (§9.3).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from engine.actions import parse_action
 from engine.cards import SEATS, Team
 from engine.errors import NotationError
 from engine.game import GameState
+from engine.klammern import Tally
+from engine.klammern import play as kplay
 from engine.round import RoundState
+from engine.rules import RoundScore
 from engine.settings import Settings
 
 RECORD_FORMAT = 1
@@ -58,8 +63,20 @@ def replay(record: dict[str, Any]) -> GameState:
     return replay_actions(Settings.from_dict(record.get("settings") or {}), seed, actions)
 
 
-def round_export(state: RoundState) -> dict[str, Any]:
-    """One round as the bot's admin export describes it (seats 0-3, cards in notation)."""
+def round_export(state: RoundState, tally: Tally | None = None) -> dict[str, Any]:
+    """One round as the bot's admin export describes it (seats 0-3, cards in notation).
+
+    Klaverjassen keys: ``number``, ``dealer``, ``hands`` (as dealt), ``bids``, ``trump``,
+    ``maker``, ``playing_team``, ``tricks``, ``card_points``, ``roem``, ``nat``, ``pit``,
+    ``score``. A Klammern round (§9) has ``variant: "klammern"``, ``proposed`` (the dealer's
+    face-up card, §9.2), the same bidding/trick keys, and ``declarations`` (seat, cards,
+    points), ``declaration_points``, ``bella`` (seat), ``contra``/``re`` (seat or None),
+    ``points`` (cards + declarations + bella), ``winner``, ``multiplier``, ``small_points``
+    won, and with ``tally`` (from :meth:`GameState.tallies`) ``tally``: the small and big
+    points after the round (§9.9). Unfinished rounds have None for the result keys.
+    """
+    if state.klammern is not None:
+        return _klammern_round_export(state, tally)
     tricks = []
     for t in state.tricks:
         tricks.append(
@@ -83,10 +100,85 @@ def round_export(state: RoundState) -> dict[str, Any]:
         "card_points": _teams(state.team_card_points()),
         "roem": _teams(state.team_roem()),
         "nat": result.nat if result else None,
-        "pit": (result.pit.value if result.pit else None) if result else None,
+        "pit": (result.pit.value if result.pit else None)
+        if isinstance(result, RoundScore)
+        else None,
         "score": _teams(result.score) if result else None,
     }
     return out
+
+
+def _klammern_round_export(state: RoundState, tally: Tally | None) -> dict[str, Any]:
+    km = state.klammern
+    assert km is not None
+    result = state.result
+    card_points = state.team_card_points()
+    out: dict[str, Any] = {
+        "variant": "klammern",
+        "number": state.number,
+        "dealer": int(state.dealer),
+        "hands": {str(int(s)): [str(c) for c in state.deal.hands[s]] for s in SEATS},
+        "proposed": str(state.deal.dealer_middle_card),
+        "bids": [a.notation() for a in state.bids],
+        "trump": state.trump.value if state.trump else None,
+        "maker": int(state.maker) if state.maker is not None else None,
+        "playing_team": state.maker.team.value if state.maker is not None else None,
+        "tricks": [
+            {
+                "leader": int(t.leader),
+                "cards": [{"seat": int(s), "card": str(c)} for s, c in t.played()],
+                "winner": int(t.winner),
+            }
+            for t in state.tricks
+        ],
+        **km.to_dict(),
+        "declaration_points": _teams(kplay.declaration_points(state)),
+        "card_points": _teams(card_points),
+        "points": None,
+        "winner": None,
+        "multiplier": None,
+        "small_points": None,
+    }
+    if result is not None:
+        d = result.to_dict()
+        for key in ("points", "winner", "multiplier", "small_points"):
+            out[key] = d[key]
+    if tally is not None:
+        out["tally"] = tally.to_dict()
+    return out
+
+
+def game_export(game: GameState) -> dict[str, Any]:
+    """The whole game for the admin export: ``settings``, ``seed``, ``variant``, ``rounds``
+    (:func:`round_export` of every finished round, Klammern with its tally, then the round in
+    progress if any), ``voided`` (Klammern deals everybody passed, §9.3: number, dealer,
+    proposed card, hands, bids), ``totals`` (Klaverjassen points, Klammern big points),
+    ``small_points`` (Klammern), ``winner`` (team or None) and ``over``."""
+    tallies = game.tallies() or (None,) * len(game.rounds)
+    rounds = [round_export(r, t) for r, t in zip(game.rounds, tallies, strict=True)]
+    if game.current is not None:
+        rounds.append(round_export(game.current))
+    winner = game.winner()
+    return {
+        "settings": game.settings.to_dict(),
+        "seed": game.seed,
+        "variant": game.settings.variant.value,
+        "rounds": rounds,
+        "voided": [
+            {
+                "number": v.number,
+                "dealer": int(v.dealer),
+                "proposed": str(v.deal.dealer_middle_card),
+                "hands": {str(int(s)): [str(c) for c in v.deal.hands[s]] for s in SEATS},
+                "bids": [a.notation() for a in v.bids],
+            }
+            for v in game.voided
+        ],
+        "totals": _teams(game.totals()),
+        "small_points": _teams(game.small_points()) if game.is_klammern else None,
+        "winner": winner.value if winner else None,
+        "over": game.is_over,
+    }
 
 
 def _teams(m: Any) -> dict[str, int]:

@@ -1,24 +1,43 @@
-"""One round (deal) of Klaverjassen as an explicit, immutable state machine.
+"""One round (deal) of Klaverjassen or Klammern as an explicit, immutable state machine.
 
-Phases: ``bidding`` (§3) → ``play`` (§4–5) → [``claim``: the last trick's roem window in claim
-mode, §5.5] → ``scored`` (§6). ``legal_actions()`` and ``apply()`` share one legality path;
+Phases (:class:`Phase`): ``bidding`` (§3, §9.3) → ``play`` (§4–5, §9.4–9.7) → [``claim``: the
+last trick's roem window in claim mode, §5.5] → ``scored`` (§6, §9.8); Klammern: ``redeal``
+when everybody passed (§9.3). ``legal_actions()`` and ``apply()`` share one legality path;
 ``apply`` returns ``(new_state, events)`` or raises :class:`~engine.errors.IllegalAction` and
 leaves the state as it was.
+
+Klammern is the same machine with ``klammern`` set (a :class:`KlammernState`, None for
+Klaverjassen): declarations, bella, contra and re are hooks in :mod:`engine.klammern.play`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import StrEnum
+from typing import TypeAlias
 
-from engine.actions import PLAY, Action, ClaimRoem, Pass, PlayCard
+from engine.actions import (
+    PLAY,
+    Action,
+    Beter,
+    ClaimRoem,
+    Contra,
+    Declare,
+    Kleintje,
+    Pass,
+    PlayCard,
+    Re,
+)
 from engine.bidding import BidStatus, bid_status, check_bid
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
 from engine.deal import Deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
+    BeterCalled,
     CardPlayed,
+    CardProposed,
+    DealVoided,
     Event,
+    KleintjeCalled,
     Passed,
     RoemClaimed,
     RoemLost,
@@ -26,6 +45,10 @@ from engine.events import (
     TrickWon,
     TrumpChosen,
 )
+from engine.klammern import play as kplay
+from engine.klammern.play import KlammernState
+from engine.klammern.scoring import KlammernScore
+from engine.phase import Phase
 from engine.rules import (
     LAST_TRICK_BONUS,
     RoundScore,
@@ -37,15 +60,13 @@ from engine.rules import (
 )
 from engine.settings import FirstLead, RoemMode, Settings, TrumpSelection
 
+__all__ = ["Phase", "RoundResult", "RoundState", "Trick"]
 
-class Phase(StrEnum):
-    """Where a round stands."""
-
-    BIDDING = "bidding"
-    PLAY = "play"
-    CLAIM = "claim"
-    SCORED = "scored"
-    REDEAL = "redeal"
+RoundResult: TypeAlias = RoundScore | KlammernScore
+"""A scored round: :class:`~engine.rules.RoundScore` (Klaverjassen, §6) or
+:class:`~engine.klammern.KlammernScore` (Klammern, §9.8). Both have ``score`` (what the sheet
+writes per team: points, or small points), ``nat`` (the playing team failed / lost) and
+``to_dict()``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +115,8 @@ class RoundState:
         tricks: completed tricks.
         claimed: claim mode: per completed trick, whether its roem was claimed.
         result: the score once the round is scored.
+        klammern: Klammern: declarations, bella, contra and re so far (public); None for
+            Klaverjassen.
     """
 
     settings: Settings
@@ -108,7 +131,8 @@ class RoundState:
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     claimed: tuple[bool, ...]
-    result: RoundScore | None
+    result: RoundResult | None
+    klammern: KlammernState | None
 
     # --- construction ----------------------------------------------------------------------
 
@@ -129,8 +153,12 @@ class RoundState:
             tricks=(),
             claimed=(),
             result=None,
+            klammern=KlammernState() if settings.roem is RoemMode.DECLARATIONS else None,
         )
         events: list[Event] = []
+        if settings.trump_selection is TrumpSelection.KLAMMERN:
+            events.append(CardProposed(deal.dealer, deal.dealer_middle_card))
+            return state, events
         status = state.bid_status()
         if status.shown:
             events.append(SuitTurned(status.shown[0]))
@@ -208,7 +236,9 @@ class RoundState:
     def legal_actions(self, seat: Seat | None = None) -> tuple[Action, ...]:
         """What the player to act (or, with ``seat``, that seat) may do now.
 
-        A seat that is not to act may still have actions: claiming roem for its team (§5.5).
+        A seat that is not to act may still have actions: claiming roem for its team (§5.5);
+        Klammern: contra or re (§9.7). In button order: calls (roem claim, contra, re), then
+        Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
         to_act = self.to_act
         if seat is None:
@@ -218,6 +248,9 @@ class RoundState:
         out: list[Action] = []
         if self.claimable_roem() and self.tricks[-1].winner.team is seat.team:
             out.append(ClaimRoem(seat))
+        km = self.klammern
+        if km is not None and self.phase is Phase.PLAY:
+            out.extend(kplay.call_actions(self, seat))
         if seat != to_act:
             return tuple(out)
         if self.phase is Phase.BIDDING:
@@ -225,8 +258,13 @@ class RoundState:
         if self.phase is Phase.CLAIM:
             out.append(Pass(seat))
             return tuple(out)
+        legal = self.legal_cards_mask()
+        if km is not None:
+            out.extend(kplay.declare_actions(self, seat))
         plays = PLAY[seat]
-        out.extend(plays[i] for i in iter_bits(self.legal_cards_mask()))
+        out.extend(plays[i] for i in iter_bits(legal))
+        if km is not None:
+            out.extend(kplay.bella_actions(self, seat, legal))
         return tuple(out)
 
     def team_card_points(self) -> dict[Team, int]:
@@ -270,10 +308,14 @@ class RoundState:
         """
         if isinstance(action, ClaimRoem):
             return self._claim(action)
-        if self.phase is Phase.PLAY:
-            if not isinstance(action, PlayCard):
-                raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
+        if self.phase is Phase.PLAY and isinstance(action, PlayCard):
             return self._play(action)
+        if isinstance(action, Declare | Contra | Re):
+            if self.klammern is None:
+                raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
+            return kplay.apply_call(self, action)
+        if self.phase is Phase.PLAY:
+            raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         if self.phase is Phase.BIDDING:
             return self._bid(action)
         if self.phase is Phase.CLAIM and isinstance(action, Pass):
@@ -293,9 +335,14 @@ class RoundState:
         events: list[Event] = []
         if isinstance(action, Pass):
             events.append(Passed(action.seat))
+        elif isinstance(action, Kleintje):
+            events.append(KleintjeCalled(action.seat, action.suit))
+        elif isinstance(action, Beter):
+            events.append(BeterCalled(action.seat))
         if len(after.shown) > len(status.shown) and after.maker is None:
             events.append(SuitTurned(after.shown[-1]))
         if after.redeal:
+            events.append(DealVoided(self.number, self.dealer))
             return replace(self, bids=bids, phase=Phase.REDEAL), events
         if after.maker is None:
             return replace(self, bids=bids), events
@@ -325,7 +372,21 @@ class RoundState:
         duty = legal_mask(hand, self.trick, seat, self.leader, trump, self.settings.play_rule)
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
-        events: list[Event] = []
+        if self.klammern is not None:
+            state, events = kplay.before_card(self, action, seat)
+            after, events = state._advance(seat, card, events)
+            return after, kplay.after_card(self, after, events)
+        if type(action) is not PlayCard:
+            raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
+        return self._advance(seat, card, [])
+
+    def _advance(
+        self, seat: Seat, card: Card, events: list[Event]
+    ) -> tuple[RoundState, list[Event]]:
+        """Play a checked card: the trick, its winner, the score after the last trick."""
+        trump = self.trump
+        assert trump is not None
+        hand = self.hands[seat]
         if self.claimable_roem():
             events.append(RoemLost(len(self.tricks), self.tricks[-1].roem))
         events.append(CardPlayed(seat, card))
@@ -373,6 +434,7 @@ class RoundState:
             tricks,
             claimed,
             None,
+            self.klammern,
         )
 
     def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
@@ -404,6 +466,8 @@ class RoundState:
 
     def _score(self, events: list[Event]) -> tuple[RoundState, list[Event]]:
         assert self.maker is not None
+        if self.klammern is not None:
+            return replace(self, phase=Phase.SCORED, result=kplay.round_result(self)), events
         result = score_round(
             self.maker.team,
             self.team_card_points(),

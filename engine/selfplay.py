@@ -4,6 +4,11 @@ play N full games; prints the average score and the speed.
 With ``--json`` prints one object: ``games``, ``rounds``, ``rounds_per_second``, ``mean_score``
 (mean points a team scores per round), ``mean_totals`` (mean game total per team),
 ``nat_share`` (rounds the playing team went nat), ``seconds``.
+
+Klammern (``--preset klammern``, ``rules.md`` §9): games last until a team has
+``target_big_points`` big points, so ``rounds`` varies; ``mean_score`` is small points per team
+per round, ``mean_totals`` big points per game, ``nat_share`` the rounds the playing team lost,
+plus ``contra_share``, ``re_share`` and ``voided_deals``. ``--rounds`` is ignored for Klammern.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from collections.abc import Sequence
 
 from engine.cards import Team
 from engine.game import GameState
+from engine.klammern import KlammernScore
 from engine.observe import observe
 from engine.players import Player, RandomPlayer
-from engine.settings import PRESETS, Settings
+from engine.settings import PRESETS, Settings, Variant
 
 
 def play_game(
@@ -42,7 +48,7 @@ def run(games: int, preset: str, seed: int, rounds: int | None = None) -> dict[s
     rng = random.Random(seed)
     players = [RandomPlayer() for _ in range(4)]
     totals = {Team.NS: 0, Team.EW: 0}
-    n_rounds = nat = 0
+    n_rounds = nat = contra = re = voided = scored = 0
     start = time.perf_counter()
     for g in range(games):
         game = play_game(settings, seed * 1_000_003 + g, players, rng)
@@ -50,18 +56,31 @@ def run(games: int, preset: str, seed: int, rounds: int | None = None) -> dict[s
             totals[t] += v
         n_rounds += len(game.rounds)
         nat += sum(1 for r in game.rounds if r.result is not None and r.result.nat)
+        for r in game.rounds:
+            if r.result is not None:
+                scored += sum(r.result.score.values())
+            if isinstance(r.result, KlammernScore):
+                contra += r.result.contra
+                re += r.result.re
+        voided += len(game.voided)
     seconds = time.perf_counter() - start
+    extra: dict[str, object] = {}
+    if settings.variant is Variant.KLAMMERN and n_rounds:
+        extra = {
+            "contra_share": round(contra / n_rounds, 4),
+            "re_share": round(re / n_rounds, 4),
+            "voided_deals": voided,
+        }
     return {
         "games": games,
         "rounds": n_rounds,
         "seconds": round(seconds, 3),
         "rounds_per_second": round(n_rounds / seconds, 1) if seconds else 0.0,
         "games_per_second": round(games / seconds, 2) if seconds else 0.0,
-        "mean_score": round((totals[Team.NS] + totals[Team.EW]) / (2 * n_rounds), 2)
-        if n_rounds
-        else 0.0,
+        "mean_score": round(scored / (2 * n_rounds), 2) if n_rounds else 0.0,
         "mean_totals": {t.value: round(v / games, 1) for t, v in totals.items()} if games else {},
         "nat_share": round(nat / n_rounds, 4) if n_rounds else 0.0,
+        **extra,
     }
 
 
@@ -85,10 +104,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{summary['games']} games ({summary['rounds']} rounds) of {args.preset} in "
             f"{summary['seconds']} s: {summary['games_per_second']} games/s, "
-            f"{summary['rounds_per_second']} rounds/s\n"
-            f"average score per game: NS {mt['NS']}, EW {mt['EW']}; "
-            f"per team per round {summary['mean_score']}; nat {summary['nat_share']:.1%}"
+            f"{summary['rounds_per_second']} rounds/s"
         )
+        if "contra_share" in summary:
+            print(
+                f"average big points per game: NS {mt['NS']}, EW {mt['EW']}; small points per "
+                f"team per round {summary['mean_score']}; playing team lost "
+                f"{summary['nat_share']:.1%}; contra {summary['contra_share']:.1%}, "
+                f"re {summary['re_share']:.1%}; voided deals {summary['voided_deals']}"
+            )
+        else:
+            print(
+                f"average score per game: NS {mt['NS']}, EW {mt['EW']}; "
+                f"per team per round {summary['mean_score']}; nat {summary['nat_share']:.1%}"
+            )
     return 0
 
 

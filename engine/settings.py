@@ -104,9 +104,13 @@ class Settings:
         trump_selection, play_rule, roem, first_lead: see the enums.
         four_low_cards: roem for four 9s, 8s or 7s in a trick, 0 or 100 (§5.4).
         defender_pit: defenders who take all 8 tricks get the pit bonus too (§6.4).
-        rounds: rounds in a Klaverjassen game, 16 (a boompje) or 8 (§2.3).
-        target_big_points: Klammern: big points that end the game (§9.9), 1..20.
-        auto_declare: Klammern: declare every sequence automatically with the first card (§9.5).
+        rounds: rounds in a Klaverjassen game, 16 (a boompje) or 8 (§2.3); Klammern has no
+            rounds limit and ignores it.
+        target_big_points: Klammern: big points that end the game (§9.9), 1..20; the game
+            ends as soon as a team has at least this many.
+        auto_declare: Klammern: the engine declares every sequence of a seat's hand with its
+            first card (§9.5) and announces bella with the first of K/Q of trump (§9.6);
+            ``Declare`` and ``Bella`` actions are then not offered and are refused.
     """
 
     preset: str = DEFAULT_PRESET

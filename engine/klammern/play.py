@@ -1,0 +1,328 @@
+"""Klammern's extra moves during play, as hooks of the one round state machine
+(:class:`engine.round.RoundState`): declarations (``rules.md`` §9.5), bella (§9.6), contra and re
+(§9.7). The round calls these only when ``state.klammern`` is not None.
+
+Windows (project decisions where §9 is silent, documented in the report and tests):
+
+- Declarations: a seat declares while it is its turn in the first trick, before its first card
+  (``Declare`` actions, any number, each a whole run of the hand, :func:`runs`). After its
+  first card it is too late. With ``auto_declare`` the engine declares every run of the hand
+  when the seat plays its first card, and ``Declare`` is refused (``NOT_ALLOWED``).
+- Bella: announced with the first of K/Q of trump by playing it as :class:`Bella` instead of
+  :class:`PlayCard`; a plain play forgets it (lost, no event: that would tell the table where
+  the other card is). With ``auto_declare`` the engine announces it.
+- Contra: either defender, in or out of turn, from the start of play while the first trick is
+  on the table: until the first card of the second trick is played (so the defenders have seen
+  every declaration of the first trick, also the last player's). At most once per round.
+- Re: either player of the playing team after contra, until the first card of the third trick
+  is played (the second trick is complete and on the table). At most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from engine.actions import Action, Bella, Contra, Declare, PlayCard, Re
+from engine.cards import CARDS, Card, Rank, Seat, Team, iter_bits, mask_of
+from engine.errors import IllegalAction, Reason
+from engine.events import (
+    BellaAnnounced,
+    ContraCalled,
+    DeclarationsCompared,
+    Declared,
+    Event,
+    ReCalled,
+)
+from engine.klammern.scoring import KlammernScore, score_klammern_round
+from engine.klammern.sequences import Declaration, best_team, by_team, runs
+from engine.phase import Phase
+
+if TYPE_CHECKING:
+    from engine.round import RoundState
+
+CONTRA_UNTIL_CARDS = 4
+"""Contra may be called while at most this many cards have been played (§9.7)."""
+RE_UNTIL_CARDS = 8
+"""Re may be called while at most this many cards have been played (§9.7)."""
+
+_QK = (1 << Rank.QUEEN) | (1 << Rank.KING)
+
+
+@dataclass(frozen=True, slots=True)
+class KlammernState:
+    """What Klammern adds to a round in play; all of it is public (§9.5–9.7).
+
+    Attributes:
+        declarations: the declarations made, in order.
+        bella: the seat that announced bella, or None.
+        contra: the defender who called contra, or None.
+        re: the player of the playing team who called re, or None.
+    """
+
+    declarations: tuple[Declaration, ...] = ()
+    bella: Seat | None = None
+    contra: Seat | None = None
+    re: Seat | None = None
+
+    def declared_by(self, seat: Seat) -> tuple[tuple[Card, ...], ...]:
+        """The sequences ``seat`` declared."""
+        return tuple(d.cards for d in self.declarations if d.seat == seat)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form: seats as ints, cards in notation."""
+        return {
+            "declarations": [
+                {"seat": int(d.seat), "cards": [str(c) for c in d.cards], "points": d.points}
+                for d in self.declarations
+            ],
+            "bella": None if self.bella is None else int(self.bella),
+            "contra": None if self.contra is None else int(self.contra),
+            "re": None if self.re is None else int(self.re),
+        }
+
+
+def _km(state: RoundState) -> KlammernState:
+    km = state.klammern
+    assert km is not None
+    return km
+
+
+def cards_played(state: RoundState) -> int:
+    """Cards played so far in the round."""
+    return 4 * len(state.tricks) + len(state.trick)
+
+
+def has_played_first_card(state: RoundState, seat: Seat) -> bool:
+    """True once ``seat`` has played a card in this round."""
+    return bool(state.tricks) or (seat - state.leader) & 3 < len(state.trick)
+
+
+def _kq_of_trump(state: RoundState) -> int:
+    assert state.trump is not None
+    return _QK << (8 * state.trump.ordinal)
+
+
+# --- what may be done ----------------------------------------------------------------------
+
+
+def call_actions(state: RoundState, seat: Seat) -> list[Action]:
+    """Contra or re that ``seat`` may call now, in or out of turn (§9.7)."""
+    km = _km(state)
+    if state.phase is not Phase.PLAY or state.maker is None:
+        return []
+    playing = seat.team is state.maker.team
+    n = cards_played(state)
+    if not playing and km.contra is None and n <= CONTRA_UNTIL_CARDS:
+        return [Contra(seat)]
+    if playing and km.contra is not None and km.re is None and n <= RE_UNTIL_CARDS:
+        return [Re(seat)]
+    return []
+
+
+def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
+    """The sequences ``seat`` (the player to act) may still declare (§9.5): every run of its
+    hand not declared yet, while it has not played its first card; none with auto_declare."""
+    if state.settings.auto_declare or state.tricks or state.phase is not Phase.PLAY:
+        return []
+    done = _km(state).declared_by(seat)
+    return [Declare(seat, run) for run in runs(state.hands[seat]) if run not in done]
+
+
+def bella_actions(state: RoundState, seat: Seat, legal: int) -> list[Action]:
+    """Bella plays open to ``seat`` (the player to act) with ``legal`` its legal cards: the K
+    or Q of trump among them while it holds both (§9.6); none with auto_declare."""
+    if state.settings.auto_declare:
+        return []
+    kq = _kq_of_trump(state)
+    if state.hands[seat] & kq != kq:
+        return []
+    return [Bella(seat, CARDS[i]) for i in iter_bits(legal & kq)]
+
+
+# --- applying Declare / Contra / Re ----------------------------------------------------------
+
+
+def apply_call(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+    """Apply a :class:`Declare`, :class:`Contra` or :class:`Re`.
+
+    Raises:
+        IllegalAction: see :func:`check_declare`, :func:`check_contra`, :func:`check_re`;
+            ``WRONG_PHASE`` for any other action that is not a card.
+    """
+    km = _km(state)
+    if isinstance(action, Declare):
+        run = check_declare(state, action)
+        decl = Declaration(action.seat, run)
+        new = replace(km, declarations=(*km.declarations, decl))
+        return replace(state, klammern=new), [Declared(action.seat, run, decl.points)]
+    if isinstance(action, Contra):
+        check_contra(state, action)
+        return replace(state, klammern=replace(km, contra=action.seat)), [ContraCalled(action.seat)]
+    if isinstance(action, Re):
+        check_re(state, action)
+        return replace(state, klammern=replace(km, re=action.seat)), [ReCalled(action.seat)]
+    raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
+
+
+def check_declare(state: RoundState, action: Declare) -> tuple[Card, ...]:
+    """Check a declaration (§9.5) and return the declared run (lowest card first).
+
+    Raises:
+        IllegalAction: ``NOT_ALLOWED`` (auto_declare table), ``WRONG_PHASE`` (not in play),
+            ``TOO_LATE`` (the seat has played its first card), ``NOT_YOUR_TURN`` (another
+            seat is to play in the first trick), ``ALREADY_DECLARED``, ``NO_SUCH_DECLARATION``
+            (not a whole run of three or more of the hand; details ``cards``, ``declarable``).
+    """
+    seat = action.seat
+    if state.settings.auto_declare:
+        raise IllegalAction(Reason.NOT_ALLOWED, action="declare", auto_declare=True)
+    if state.phase is not Phase.PLAY:
+        raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
+    if has_played_first_card(state, seat):
+        raise IllegalAction(Reason.TOO_LATE, action="declare")
+    to_act = state.to_act
+    if seat != to_act:
+        raise IllegalAction(
+            Reason.NOT_YOUR_TURN, to_act=int(to_act) if to_act is not None else None
+        )
+    wanted = mask_of(action.cards)
+    available = runs(state.hands[seat])
+    for run in available:
+        if mask_of(run) == wanted and len(run) == len(action.cards):
+            if run in _km(state).declared_by(seat):
+                raise IllegalAction(Reason.ALREADY_DECLARED, cards=[str(c) for c in run])
+            return run
+    raise IllegalAction(
+        Reason.NO_SUCH_DECLARATION,
+        cards=[str(c) for c in action.cards],
+        declarable=["-".join(str(c) for c in run) for run in available],
+    )
+
+
+def check_contra(state: RoundState, action: Contra) -> None:
+    """Check a contra (§9.7).
+
+    Raises:
+        IllegalAction: ``WRONG_PHASE`` (not in play), ``WRONG_TEAM`` (the playing team),
+            ``ALREADY_CALLED``, ``TOO_LATE`` (the second trick has begun).
+    """
+    km = _km(state)
+    if state.phase is not Phase.PLAY or state.maker is None:
+        raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
+    playing = state.maker.team
+    if action.seat.team is playing:
+        raise IllegalAction(
+            Reason.WRONG_TEAM,
+            call="contra",
+            team=action.seat.team.value,
+            playing_team=playing.value,
+        )
+    if km.contra is not None:
+        raise IllegalAction(Reason.ALREADY_CALLED, call="contra", by=int(km.contra))
+    if cards_played(state) > CONTRA_UNTIL_CARDS:
+        raise IllegalAction(Reason.TOO_LATE, action="contra", window="first_trick")
+
+
+def check_re(state: RoundState, action: Re) -> None:
+    """Check a re (§9.7).
+
+    Raises:
+        IllegalAction: ``WRONG_PHASE`` (not in play), ``WRONG_TEAM`` (a defender),
+            ``ALREADY_CALLED``, ``TOO_LATE`` (the third trick has begun), ``NO_CONTRA``.
+    """
+    km = _km(state)
+    if state.phase is not Phase.PLAY or state.maker is None:
+        raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
+    playing = state.maker.team
+    if action.seat.team is not playing:
+        raise IllegalAction(
+            Reason.WRONG_TEAM, call="re", team=action.seat.team.value, playing_team=playing.value
+        )
+    if km.re is not None:
+        raise IllegalAction(Reason.ALREADY_CALLED, call="re", by=int(km.re))
+    if cards_played(state) > RE_UNTIL_CARDS:
+        raise IllegalAction(Reason.TOO_LATE, action="re", window="second_trick")
+    if km.contra is None:
+        raise IllegalAction(Reason.NO_CONTRA)
+
+
+# --- hooks around a card play ---------------------------------------------------------------
+
+
+def before_card(state: RoundState, action: PlayCard, seat: Seat) -> tuple[RoundState, list[Event]]:
+    """Bella and auto-declarations that come with a (legal) card play; returns the state to
+    play the card from and the events so far.
+
+    Raises:
+        IllegalAction: for a :class:`Bella`: ``NOT_ALLOWED`` (auto_declare table), ``NO_BELLA``
+            (not K or Q of trump, or the seat does not hold both).
+    """
+    km = _km(state)
+    events: list[Event] = []
+    auto = state.settings.auto_declare
+    kq = _kq_of_trump(state)
+    holds_both = state.hands[seat] & kq == kq
+    if isinstance(action, Bella):
+        if auto:
+            raise IllegalAction(Reason.NOT_ALLOWED, action="bella", auto_declare=True)
+        if not (holds_both and action.card.bit & kq):
+            raise IllegalAction(Reason.NO_BELLA, card=str(action.card))
+    new = km
+    if auto and not state.tricks:
+        decls = tuple(Declaration(seat, run) for run in runs(state.hands[seat]))
+        if decls:
+            new = replace(new, declarations=(*new.declarations, *decls))
+            events.extend(Declared(seat, d.cards, d.points) for d in decls)
+    if holds_both and action.card.bit & kq and (auto or isinstance(action, Bella)):
+        new = replace(new, bella=seat)
+        events.append(BellaAnnounced(seat, action.card))
+    if new is km:
+        return state, events
+    return replace(state, klammern=new), events
+
+
+def after_card(before: RoundState, after: RoundState, events: list[Event]) -> list[Event]:
+    """Events that follow a card: the comparison of declarations once the first trick is
+    complete (§9.5)."""
+    if not before.tricks and after.tricks:
+        team = declarations_winner(after)
+        points = declaration_points(after)
+        events.append(DeclarationsCompared(team, points[team] if team is not None else 0))
+    return events
+
+
+# --- results ---------------------------------------------------------------------------------
+
+
+def declarations_winner(state: RoundState) -> Team | None:
+    """The team whose declarations score (§9.5), decided once the first trick is complete;
+    None before that or when nobody declared."""
+    if not state.tricks or state.trump is None:
+        return None
+    return best_team(by_team(_km(state).declarations), state.trump)
+
+
+def declaration_points(state: RoundState) -> dict[Team, int]:
+    """Declaration points per team as they count (0 and 0 until the first trick is complete)."""
+    out = {Team.NS: 0, Team.EW: 0}
+    team = declarations_winner(state)
+    if team is not None:
+        out[team] = sum(d.points for d in _km(state).declarations if d.team is team)
+    return out
+
+
+def round_result(state: RoundState) -> KlammernScore:
+    """Score a finished Klammern round (§9.8)."""
+    km = _km(state)
+    assert state.maker is not None and state.trump is not None
+    return score_klammern_round(
+        state.maker.team,
+        state.team_card_points(),
+        by_team(km.declarations),
+        state.trump,
+        bella=km.bella.team if km.bella is not None else None,
+        contra=km.contra is not None,
+        re=km.re is not None,
+        tricks=state.team_tricks(),
+    )
