@@ -209,7 +209,10 @@ def explain(
         code = Reason(reason)
     except ValueError:
         return tr.gettext("That is not possible now.")
-    text = _EXPLAINERS[code](tr, details or {}, players)
+    explainer = _EXPLAINERS.get(code)
+    if explainer is None:
+        return tr.gettext("That is not possible now.")
+    text = explainer(tr, details or {}, players)
     return shorten(text, ALERT_LIMIT)
 
 
