@@ -107,7 +107,7 @@ def search(
     The value v satisfies: v <= alpha → true value <= v; v >= beta → true value >= v; else exact.
     """
     global _TT_SETTINGS
-    settings = (trump, rule, int(roem), four_low, mode, playing)
+    settings = (trump, rule, int(roem), four_low, playing)
     if new_tt or settings != _TT_SETTINGS or len(_TT) > _TT_LIMIT:
         _TT.clear()
         _TT_SETTINGS = settings
