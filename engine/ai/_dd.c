@@ -263,6 +263,23 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
             *best_out = -1;
             return leaf(ns, ew, pit);
         }
+        if (!(S.h[seat] & (S.h[seat] - 1))) {
+            /* The last trick is forced: every player has one card left. */
+            int wc = lowbit(S.h[seat]), ws = seat, tot = S.pts[wc] + LAST_TRICK_BONUS;
+            uint32_t m = S.h[seat];
+            for (int j = 1; j < 4; j++) {
+                int s2 = (seat + j) & 3, c = lowbit(S.h[s2]);
+                m |= S.h[s2];
+                tot += S.pts[c];
+                if ((c >> 3) == (wc >> 3) ? S.str[c] > S.str[wc] : (c >> 3) == S.trump) {
+                    wc = c;
+                    ws = s2;
+                }
+            }
+            if (S.roem) tot += roem4(m);
+            *best_out = lowbit(S.h[seat]);
+            return (ws & 1) ? leaf(ns, ew + tot, pit & 2) : leaf(ns + tot, ew, pit & 1);
+        }
         if (S.score) {
             kns = ns;
             kew = ew;

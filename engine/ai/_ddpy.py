@@ -133,6 +133,25 @@ def search(
             return ns - ew if ns > ew else -(ns + ew)
         return ns - ew if ew > ns else ns + ew
 
+    def last_trick(seat: int, ns: int, ew: int, pit: int) -> int:
+        """The forced last trick (one card each) and the leaf value after it."""
+        wc = h[seat].bit_length() - 1
+        ws = seat
+        total = pts[wc] + LAST_TRICK_BONUS
+        m = h[seat]
+        for j in (1, 2, 3):
+            s2 = (seat + j) & 3
+            c = h[s2].bit_length() - 1
+            m |= h[s2]
+            total += pts[c]
+            if strength[c] > strength[wc] if c >> 3 == wc >> 3 else c >> 3 == trump:
+                wc, ws = c, s2
+        if roem:
+            total += rtab.get(m, 0)
+        if ws & 1:
+            return leaf(ns, ew + total, pit & 2)
+        return leaf(ns + total, ew, pit & 1)
+
     def legal(hand: int, led: int, wcard: int, partner_win: bool) -> int:
         tr = hand & tmask
         if led == trump:
@@ -194,6 +213,9 @@ def search(
         if ntr == 0:
             if not (h[0] | h[1] | h[2] | h[3]):
                 return leaf(ns, ew, pit), -1
+            hand = h[seat]
+            if not hand & (hand - 1):
+                return last_trick(seat, ns, ew, pit), hand.bit_length() - 1
             if score_mode:
                 key = (h[0], h[1], h[2], h[3], seat, pit, ns, ew)
             else:

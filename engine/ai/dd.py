@@ -52,6 +52,7 @@ from typing import NamedTuple
 from engine.ai import _ddpy
 from engine.ai.bitrules import (
     LAST_TRICK_BONUS,
+    PIT_BONUS,
     POINTS,
     legal_mask,
     play_rule_id,
@@ -238,34 +239,112 @@ def _search(fn: SearchFn, st: _State, mode: int, alpha: int, beta: int,
               st.ns, st.ew, mode, st.playing, alpha, beta, new_tt)
 
 
-def _min_total(st: _State) -> int:
-    """The smallest possible final NS + EW total (no more roem, no pit)."""
+def _rest(st: _State) -> int:
+    """Mask of the cards not yet in a completed trick."""
     rest = st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]
     for c in st.trick:
         rest |= 1 << c
+    return rest
+
+
+def _total_bounds(st: _State) -> tuple[int, int]:
+    """Smallest and largest possible final NS + EW total (points, roem, pit)."""
+    rest = _rest(st)
     pts = POINTS[st.trump]
-    return st.ns + st.ew + sum(pts[c] for c in range(32) if rest >> c & 1) + LAST_TRICK_BONUS
+    least = st.ns + st.ew + sum(pts[c] for c in range(32) if rest >> c & 1) + LAST_TRICK_BONUS
+    return least, least + _roem_bound(st, rest) + (PIT_BONUS if st.pit else 0)
 
 
-def _exact(fn: SearchFn, st: _State, mode: int, new_tt: bool) -> tuple[int, int, int]:
+def _mtdf(fn: SearchFn, st: _State, mode: int, guess: int, lower: int, upper: int,
+          new_tt: bool) -> tuple[int, int, int]:
+    """MTD(f): exact value in ``[lower, upper]`` by null-window searches sharing the TT.
+
+    The best card of the player to move comes from a search that proved the final bound on
+    their side (fail-high for NS, fail-low for EW).
+    """
+    maxing = _to_move(st) % 2 == 0
+    nodes = 0
+    best = -1
+    t = min(max(guess, lower), upper - 1)
+    step = 2
+    last = 0
+    while lower < upper:
+        v, b, n = _search(fn, st, mode, t, t + 1, new_tt)
+        new_tt = False
+        nodes += n
+        if v > t:
+            lower = v
+            if maxing:
+                best = b
+            d = 1
+        else:
+            upper = v
+            if not maxing:
+                best = b
+            d = -1
+        # Gallop away from the failed side (steps 2, 4, 8, ...), bisect once bracketed.
+        step = step * 2 if d == last else 2
+        last = d
+        t = lower + step - 1 if d > 0 else upper - step
+        if upper - lower <= 2 * step:
+            t = (lower + upper) // 2
+        t = max(lower, min(t, upper - 1))
+    return lower, best, nodes
+
+
+def _roem_bound(st: _State, rest: int) -> int:
+    """Upper bound on all roem still possible from the cards ``rest`` (§5)."""
+    if not st.roem:
+        return 0
+    total = 0
+    runs = 0
+    best_run = 0
+    for s in range(4):
+        b = (rest >> (8 * s)) & 0xFF
+        r3 = b & (b >> 1) & (b >> 2)
+        if r3:
+            runs += b.bit_count() // 3
+            best_run = max(best_run, 50 if r3 & (b >> 3) else 20)
+    total += min(runs, rest.bit_count() // 4) * best_run
+    stuk = (1 << (8 * st.trump + 6)) | (1 << (8 * st.trump + 5))
+    if rest & stuk == stuk and all(h & stuk != stuk for h in st.hands):
+        total += 20
+    four = rest & (rest >> 8) & (rest >> 16) & (rest >> 24) & 0xFF
+    for r in range(8):
+        if four >> r & 1:
+            total += 200 if r == 4 else 100 if r >= 3 else st.four_low
+    return total
+
+
+def _diff_bounds(st: _State) -> tuple[int, int]:
+    """Bounds on the final NS − EW points: one side takes everything that is left."""
+    least, most = _total_bounds(st)
+    left = most - st.ns - st.ew - (PIT_BONUS if st.pit else 0)
+    base = st.ns - st.ew
+    return (base - left - (PIT_BONUS if st.pit & 2 else 0),
+            base + left + (PIT_BONUS if st.pit & 1 else 0))
+
+
+def _exact(fn: SearchFn, st: _State, mode: int, new_tt: bool,
+           guess: int = 0) -> tuple[int, int, int]:
     """Exact value of ``st`` for ``mode``; the score mode uses the nat cliff (two phases).
 
     Phase 1 solves the point difference D. If the playing team makes it (D > 0 for NS playing),
     the round-score value equals D (§6.2: each team scores its total). Otherwise the value is
-    ``-(NS + EW)`` of the best nat line, found by a second search bounded by the nat region.
+    ``-(NS + EW)`` of the best nat line (defenders maximise the total, i.e. roem, while keeping
+    the playing team nat), found by null-window searches bounded by the nat region.
     """
-    v, best, nodes = _search(fn, st, MODE_DIFF, -INF, INF, new_tt)
+    lo, hi = _diff_bounds(st)
+    v, best, nodes = _mtdf(fn, st, MODE_DIFF, guess, lo, hi, new_tt)
     if mode == MODE_DIFF:
         return v, best, nodes
-    if st.playing not in (0, 1):
-        raise ValueError("objective 'score' needs playing_team")
     if (v > 0) if st.playing == 0 else (v < 0):
         return v, best, nodes
-    bound = _min_total(st)
+    least, most = _total_bounds(st)
     if st.playing == 0:
-        v2, best2, n2 = _search(fn, st, MODE_SCORE, -INF, -bound + 1, False)
+        v2, best2, n2 = _mtdf(fn, st, MODE_SCORE, -least, -most, -least, False)
     else:
-        v2, best2, n2 = _search(fn, st, MODE_SCORE, bound - 1, INF, False)
+        v2, best2, n2 = _mtdf(fn, st, MODE_SCORE, least, least, most, False)
     return v2, best2, nodes + n2
 
 
@@ -334,13 +413,63 @@ def solve_moves(
     nodes = 0
     legal = _legal(st)
     first = True
+    guess = 0
     for c in range(32):
         if legal >> c & 1:
-            v, _, n = _exact(fn, _play(st, c), mode, first)
+            v, _, n = _exact(fn, _play(st, c), mode, first, guess)
             first = False
+            guess = v
             values[c] = v
             nodes += n
     return MovesResult(_to_move(st), values, nodes)
+
+
+class NullResult(NamedTuple):
+    """Outcome of a null-window test: ``exceeds`` (the answer), ``bound`` (a fail-soft bound on
+    the NS − EW value: a lower bound when the NS value exceeds the threshold, else an upper
+    bound; for team 1 the test is on NS − EW <= -threshold - 1) and the search ``nodes``."""
+
+    exceeds: bool
+    bound: int
+    nodes: int
+
+
+def null_window(
+    hands: Sequence[int],
+    trump: int,
+    leader: int,
+    trick: Sequence[tuple[int, int]] = (),
+    *,
+    threshold: int,
+    team: int = 0,
+    play_rule: str | int = "amsterdam",
+    roem: bool = True,
+    four_low_cards: int = 0,
+    taken: tuple[int, int] = (0, 0),
+    tricks_taken: tuple[int, int] | None = None,
+    pit: bool = True,
+    defender_pit: bool = True,
+    playing_team: int | None = None,
+    objective: str = "diff",
+    backend: str | None = None,
+) -> NullResult:
+    """Null-window test: does ``team`` (0 = NS, 1 = EW) end with (own − other) > ``threshold``?
+
+    For ``objective="diff"`` the difference is in points (§1, §5, §6.4) and this is one
+    null-window search; for ``"score"`` it is the round-score difference (§6.2, §6.3), answered
+    by an exact solve.
+    """
+    st = _prepare(hands, trump, leader, trick, play_rule, roem, four_low_cards, taken,
+                  tricks_taken, pit, defender_pit, playing_team)
+    mode = _mode(objective, st)
+    fn = _backend(backend)
+    # NS − EW > t for NS; EW − NS > t  <=>  NS − EW <= -t - 1  <=>  not (NS − EW > -t - 1).
+    t = threshold if team == 0 else -threshold - 1
+    if mode == MODE_DIFF:
+        v, _, nodes = _search(fn, st, MODE_DIFF, t, t + 1, True)
+    else:
+        v, _, nodes = _exact(fn, st, mode, True)
+    return NullResult(v > t if team == 0 else not v > t, v, nodes)
 
 
 def exceeds(
@@ -362,22 +491,12 @@ def exceeds(
     objective: str = "diff",
     backend: str | None = None,
 ) -> bool:
-    """Null-window test: does ``team`` (0 = NS, 1 = EW) end with (own − other) > ``threshold``?
-
-    For ``objective="diff"`` the difference is in points (§1, §5, §6.4); for ``"score"`` it is
-    the round-score difference (§6.2, §6.3).
-    """
-    st = _prepare(hands, trump, leader, trick, play_rule, roem, four_low_cards, taken,
-                  tricks_taken, pit, defender_pit, playing_team)
-    mode = _mode(objective, st)
-    fn = _backend(backend)
-    # NS − EW > t for NS; EW − NS > t  <=>  NS − EW <= -t - 1  <=>  not (NS − EW > -t - 1).
-    t = threshold if team == 0 else -threshold - 1
-    if mode == MODE_DIFF:
-        v = _search(fn, st, MODE_DIFF, t, t + 1, True)[0]
-    else:
-        v = _exact(fn, st, mode, True)[0]
-    return v > t if team == 0 else not v > t
+    """:func:`null_window`'s answer only."""
+    return null_window(hands, trump, leader, trick, threshold=threshold, team=team,
+                       play_rule=play_rule, roem=roem, four_low_cards=four_low_cards,
+                       taken=taken, tricks_taken=tricks_taken, pit=pit,
+                       defender_pit=defender_pit, playing_team=playing_team,
+                       objective=objective, backend=backend).exceeds
 
 
 def made(
