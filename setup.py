@@ -12,7 +12,8 @@ extra = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
 
 setup(
     ext_modules=[
-        Extension("engine.ai._dd", sources=["engine/ai/_dd.c"], extra_compile_args=extra,
-                  optional=True),
+        Extension(
+            "engine.ai._dd", sources=["engine/ai/_dd.c"], extra_compile_args=extra, optional=True
+        ),
     ],
 )

@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai import dd  # noqa: E402
-from engine.ai.bitrules import (  # noqa: E402
+from engine.ai import dd
+from engine.ai.bitrules import (
     legal_mask,
     trick_points,
     trick_roem,
@@ -46,11 +46,13 @@ def deal(i: int) -> tuple[tuple[int, int, int, int], int]:
     rng = random.Random(1000 + i)
     deck = list(range(32))
     rng.shuffle(deck)
-    hands = [sum(1 << c for c in deck[8 * s:8 * s + 8]) for s in range(4)]
+    hands = [sum(1 << c for c in deck[8 * s : 8 * s + 8]) for s in range(4)]
     return (hands[0], hands[1], hands[2], hands[3]), i % 4
 
 
-def advance(i: int, cards_played: int, rule: str) -> tuple[Position, tuple[int, int], tuple[int, int]]:
+def advance(
+    i: int, cards_played: int, rule: str
+) -> tuple[Position, tuple[int, int], tuple[int, int]]:
     """Corpus deal ``i`` after ``cards_played`` random legal cards; returns the position,
     the points taken (NS, EW) and tricks taken, computed with the solver's own play logic."""
     hands_t, trump = deal(i)
@@ -62,8 +64,9 @@ def advance(i: int, cards_played: int, rule: str) -> tuple[Position, tuple[int, 
     tricks = [0, 0]
     for _ in range(cards_played):
         seat = (leader + len(trick)) % 4
-        legal = legal_mask(hands[seat], [c for _, c in trick], [s for s, _ in trick], seat, trump,
-                           rule)
+        legal = legal_mask(
+            hands[seat], [c for _, c in trick], [s for s, _ in trick], seat, trump, rule
+        )
         options = [c for c in range(32) if legal >> c & 1]
         c = rng.choice(options)
         hands[seat] &= ~(1 << c)
@@ -90,10 +93,12 @@ def measure(name: str, runs: list[Callable[[], int]]) -> None:
     times_sorted = sorted(times)
     p95 = times_sorted[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     nps = sum(nodes) / (sum(times) / 1000) if sum(times) else 0.0
-    print(f"{name:14s} n={len(times):3d}  median {statistics.median(times):8.2f} ms  "
-          f"mean {statistics.mean(times):8.2f}  p95 {p95:8.2f}  max {max(times):8.2f}  "
-          f"nodes median {statistics.median(nodes):9.0f} mean {statistics.mean(nodes):9.0f}  "
-          f"{nps / 1e6:5.2f} M nodes/s")
+    print(
+        f"{name:14s} n={len(times):3d}  median {statistics.median(times):8.2f} ms  "
+        f"mean {statistics.mean(times):8.2f}  p95 {p95:8.2f}  max {max(times):8.2f}  "
+        f"nodes median {statistics.median(nodes):9.0f} mean {statistics.mean(nodes):9.0f}  "
+        f"{nps / 1e6:5.2f} M nodes/s"
+    )
 
 
 def main() -> None:
@@ -104,8 +109,11 @@ def main() -> None:
     ap.add_argument("--no-roem", action="store_true")
     ap.add_argument("--only", default="", help="comma-separated row names to run")
     args = ap.parse_args()
-    kw: dict[str, object] = {"play_rule": args.rule, "roem": not args.no_roem,
-                             "backend": args.backend}
+    kw: dict[str, object] = {
+        "play_rule": args.rule,
+        "roem": not args.no_roem,
+        "backend": args.backend,
+    }
     print(f"backend={args.backend} deals={args.deals} rule={args.rule} roem={not args.no_roem}")
     rows: dict[str, list[Callable[[], int]]] = {}
 
@@ -116,10 +124,8 @@ def main() -> None:
             if fn == "exact":
                 return dd.solve(hands, trump, 0, **kw).nodes  # type: ignore[arg-type]
             if fn == "score":
-                return dd.solve(hands, trump, 0, objective="score", playing_team=0,
-                                **kw).nodes  # type: ignore[arg-type]
-            return dd.null_window(hands, trump, 0, threshold=0, playing_team=0,
-                                  **kw).nodes  # type: ignore[arg-type]
+                return dd.solve(hands, trump, 0, objective="score", playing_team=0, **kw).nodes  # type: ignore[arg-type]
+            return dd.null_window(hands, trump, 0, threshold=0, playing_team=0, **kw).nodes  # type: ignore[arg-type]
 
         return run
 
@@ -127,8 +133,9 @@ def main() -> None:
         (hands, trump, leader, trick), taken, tricks = advance(i, played, args.rule)
 
         def run() -> int:
-            return dd.solve_moves(hands, trump, leader, trick, taken=taken, tricks_taken=tricks,
-                                  **kw).nodes  # type: ignore[arg-type]
+            return dd.solve_moves(
+                hands, trump, leader, trick, taken=taken, tricks_taken=tricks, **kw
+            ).nodes  # type: ignore[arg-type]
 
         return run
 

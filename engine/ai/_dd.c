@@ -292,7 +292,9 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
         x ^= (uint64_t)(uint16_t)kns * 0xD6E8FEB86659FD93ULL + (uint64_t)(uint16_t)kew;
         idx = (uint32_t)(mix64(x) >> (64 - TT_BITS));
         Entry *e = tt_probe(idx, meta, kns, kew);
-        if (e) {
+        if (e && S.nodes == 1) {
+            ttm = e->move; /* the root is always searched: its best card must be proven */
+        } else if (e) {
             int lo = e->lo + base, hi = e->hi + base;
             ttm = e->move;
             if (lo >= beta || lo == hi) {

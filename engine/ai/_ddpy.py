@@ -17,6 +17,7 @@ North–South's point of view (NS maximises, EW minimises). Objectives (``mode``
 
 from __future__ import annotations
 
+from engine.ai._stack import call_with_fresh_stack
 from engine.ai.bitrules import (
     ABOVE,
     KLAMMERN,
@@ -33,7 +34,7 @@ MODE_DIFF = 0
 MODE_SCORE = 1
 
 _TT: dict[tuple[int, ...], list[int]] = {}
-_TT_SETTINGS: tuple[int, ...] = ()
+_TT_SETTINGS: list[tuple[int, ...]] = [()]
 _TT_LIMIT = 2_000_000
 
 
@@ -68,9 +69,7 @@ def _run_windows(card: int) -> tuple[int, ...]:
 
 
 _RUN_WINDOWS = tuple(_run_windows(c) for c in range(32))
-_RANK_OTHERS = tuple(
-    sum(1 << (8 * s + (c & 7)) for s in range(4)) & ~(1 << c) for c in range(32)
-)
+_RANK_OTHERS = tuple(sum(1 << (8 * s + (c & 7)) for s in range(4)) & ~(1 << c) for c in range(32))
 
 
 def _roem_free(card: int, avail: int, four_low: int) -> bool:
@@ -82,7 +81,7 @@ def _roem_free(card: int, avail: int, four_low: int) -> bool:
     return not (four_low and others & avail == others)
 
 
-def search(
+def search(  # noqa: PLR0917 - positional, the C twin's calling convention
     hands: tuple[int, int, int, int],
     trump: int,
     rule: int,
@@ -106,11 +105,10 @@ def search(
     ``ns``/``ew`` the points already taken. ``best_card`` is -1 when no card was searched.
     The value v satisfies: v <= alpha → true value <= v; v >= beta → true value >= v; else exact.
     """
-    global _TT_SETTINGS
     settings = (trump, rule, int(roem), four_low, playing)
-    if new_tt or settings != _TT_SETTINGS or len(_TT) > _TT_LIMIT:
+    if new_tt or settings != _TT_SETTINGS[0] or len(_TT) > _TT_LIMIT:
         _TT.clear()
-        _TT_SETTINGS = settings
+        _TT_SETTINGS[0] = settings
     tt = _TT
     h = list(hands)
     pts = POINTS[trump]
@@ -172,7 +170,7 @@ def search(
             return hand
         return (nt | ht) or hand
 
-    def order(
+    def order(  # noqa: PLR0917
         cards: int, seat: int, ntr: int, wcard: int, wseat: int, others: int, ttm: int
     ) -> list[int]:
         keyed = []
@@ -201,9 +199,19 @@ def search(
         keyed.sort(reverse=True)
         return [c for _, c in keyed]
 
-    def ab(
-        seat: int, ntr: int, tcards: int, led: int, wcard: int, wseat: int, tp: int,
-        ns: int, ew: int, pit: int, alpha: int, beta: int,
+    def ab(  # noqa: PLR0917
+        seat: int,
+        ntr: int,
+        tcards: int,
+        led: int,
+        wcard: int,
+        wseat: int,
+        tp: int,
+        ns: int,
+        ew: int,
+        pit: int,
+        alpha: int,
+        beta: int,
     ) -> tuple[int, int]:
         nonlocal nodes
         nodes += 1
@@ -222,7 +230,9 @@ def search(
                 key = (h[0], h[1], h[2], h[3], seat, pit)
                 base = ns - ew
             e = tt.get(key)
-            if e is not None:
+            if e is not None and nodes == 1:
+                ttm = e[2]  # the root is always searched: its best card must be proven
+            elif e is not None:
                 lo, hi, ttm = e[0] + base, e[1] + base, e[2]
                 if lo >= beta or lo == hi:
                     return lo, ttm
@@ -250,9 +260,16 @@ def search(
                     low = eq & -eq
                     d = low.bit_length() - 1
                     eq ^= low
-                    if pts[d] == pts[c] and not between[c][d] & blocking and (
-                        not roem
-                        or (_roem_free(c, blocking, four_low) and _roem_free(d, blocking, four_low))
+                    if (
+                        pts[d] == pts[c]
+                        and not between[c][d] & blocking
+                        and (
+                            not roem
+                            or (
+                                _roem_free(c, blocking, four_low)
+                                and _roem_free(d, blocking, four_low)
+                            )
+                        )
                     ):
                         skip = True
                         break
@@ -269,8 +286,20 @@ def search(
                 win = strength[c] > strength[wcard] if cs == ws else cs == trump
                 nw, nws = (c, seat) if win else (wcard, wseat)
                 if ntr < 3:
-                    v = ab((seat + 1) & 3, ntr + 1, tcards | bit, led, nw, nws, tp + pts[c],
-                           ns, ew, pit, alpha, beta)[0]
+                    v = ab(
+                        (seat + 1) & 3,
+                        ntr + 1,
+                        tcards | bit,
+                        led,
+                        nw,
+                        nws,
+                        tp + pts[c],
+                        ns,
+                        ew,
+                        pit,
+                        alpha,
+                        beta,
+                    )[0]
                 else:
                     total = tp + pts[c]
                     if roem:
@@ -319,8 +348,21 @@ def search(
             ):
                 wi = i
         seat = (leader + len(trick)) & 3
-        v, bc = ab(seat, len(trick), tcards, trick[0] >> 3, trick[wi], (leader + wi) & 3, tp,
-                   ns, ew, pit, alpha, beta)
+        v, bc = call_with_fresh_stack(
+            ab,
+            seat,
+            len(trick),
+            tcards,
+            trick[0] >> 3,
+            trick[wi],
+            (leader + wi) & 3,
+            tp,
+            ns,
+            ew,
+            pit,
+            alpha,
+            beta,
+        )
     else:
-        v, bc = ab(leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
+        v, bc = call_with_fresh_stack(ab, leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
     return v, bc, nodes

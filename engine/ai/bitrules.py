@@ -53,9 +53,7 @@ PIT_BONUS = 100
 
 
 def _points_table(trump: int) -> tuple[int, ...]:
-    return tuple(
-        (_TRUMP_POINTS if c >> 3 == trump else _PLAIN_POINTS)[c & 7] for c in range(32)
-    )
+    return tuple((_TRUMP_POINTS if c >> 3 == trump else _PLAIN_POINTS)[c & 7] for c in range(32))
 
 
 def _strength_table(trump: int) -> tuple[int, ...]:
@@ -129,7 +127,7 @@ def trick_winner(trick_cards: Sequence[int], trick_seats: Sequence[int], trump: 
     return trick_seats[winning_index(trick_cards, trump)]
 
 
-def legal_mask(
+def legal_mask(  # noqa: PLR0917 - the signature shared with the rules engine's tests
     hand_mask: int,
     trick_cards: Sequence[int],
     trick_seats: Sequence[int],
@@ -157,12 +155,16 @@ def legal_mask(
     w = winning_index(trick_cards, trump)
     partner_winning = (trick_seats[w] - seat) % 2 == 0
     return legal_mask_fast(
-        hand_mask, trick_cards[0] >> 3, trick_cards[w], partner_winning, trump,
+        hand_mask,
+        trick_cards[0] >> 3,
+        trick_cards[w],
+        partner_winning,
+        trump,
         play_rule_id(play_rule),
     )
 
 
-def legal_mask_fast(
+def legal_mask_fast(  # noqa: PLR0917
     hand: int, led_suit: int, winning: int, partner_winning: bool, trump: int, rule: int
 ) -> int:
     """:func:`legal_mask` for a non-empty trick from precomputed facts (the solver's form).

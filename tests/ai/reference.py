@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import pairwise
+
+from engine.ai._stack import call_with_fresh_stack
 
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 TRUMP_ORDER = [JACK, NINE, ACE, TEN, KING, QUEEN, EIGHT, SEVEN]  # §1.2, high → low
@@ -49,8 +52,9 @@ def winner_pos(trick: list[int], trump: int) -> int:
     return powers.index(max(powers))
 
 
-def legal(hand: list[int], trick: list[tuple[int, int]], seat: int, trump: int,
-          rule: str) -> list[int]:
+def legal(
+    hand: list[int], trick: list[tuple[int, int]], seat: int, trump: int, rule: str
+) -> list[int]:
     """The §4.5 decision table (and §9.4 for klammern) written out literally."""
     if not trick:
         return list(hand)
@@ -60,8 +64,11 @@ def legal(hand: list[int], trick: list[tuple[int, int]], seat: int, trump: int,
     wseat, wcard = trick[wpos]
     trumps = [c for c in hand if suit(c) == trump]
     trumps_in_trick = [c for c in tcards if suit(c) == trump]
-    higher = [t for t in trumps
-              if all(power(t, trump, led) > power(x, trump, led) for x in trumps_in_trick)]
+    higher = [
+        t
+        for t in trumps
+        if all(power(t, trump, led) > power(x, trump, led) for x in trumps_in_trick)
+    ]
     nontrumps = [c for c in hand if suit(c) != trump]
 
     def first(*options: list[int]) -> list[int]:
@@ -103,7 +110,7 @@ def roem(trick: list[int], trump: int, four_low: int) -> int:
     for s in range(4):
         rs = sorted(rank(c) for c in trick if suit(c) == s)
         best = run = 1 if rs else 0
-        for a, b in zip(rs, rs[1:], strict=False):
+        for a, b in pairwise(rs):
             run = run + 1 if b == a + 1 else 1
             best = max(best, run)
         if best == 3:
@@ -135,8 +142,16 @@ class Game:
     objective: str = "diff"
     playing: int = 0
 
-    def value(self, hands: list[list[int]], leader: int, trick: list[tuple[int, int]],
-              ns: int, ew: int, ns_tricks: int, ew_tricks: int) -> int:
+    def value(  # noqa: PLR0917
+        self,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[tuple[int, int]],
+        ns: int,
+        ew: int,
+        ns_tricks: int,
+        ew_tricks: int,
+    ) -> int:
         seat = (leader + len(trick)) % 4
         if not trick and not any(hands):
             if self.pit_ns and ew_tricks == 0:
@@ -146,28 +161,45 @@ class Game:
             if self.objective == "diff":
                 return ns - ew
             return round_score_diff(ns, ew, self.playing)
-        vals = [self.after(hands, leader, trick, ns, ew, ns_tricks, ew_tricks, c)
-                for c in legal(hands[seat], trick, seat, self.trump, self.rule)]
+        vals = [
+            self.after(hands, leader, trick, ns, ew, ns_tricks, ew_tricks, c)
+            for c in legal(hands[seat], trick, seat, self.trump, self.rule)
+        ]
         return max(vals) if seat % 2 == 0 else min(vals)
 
-    def after(self, hands: list[list[int]], leader: int, trick: list[tuple[int, int]],
-              ns: int, ew: int, ns_tricks: int, ew_tricks: int, c: int) -> int:
+    def after(  # noqa: PLR0917
+        self,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[tuple[int, int]],
+        ns: int,
+        ew: int,
+        ns_tricks: int,
+        ew_tricks: int,
+        c: int,
+    ) -> int:
+        """Value after the player to move plays ``c`` (``hands``/``trick`` restored after)."""
         seat = (leader + len(trick)) % 4
-        new_hands = [list(h) for h in hands]
-        new_hands[seat].remove(c)
-        new_trick = [*trick, (seat, c)]
-        if len(new_trick) < 4:
-            return self.value(new_hands, leader, new_trick, ns, ew, ns_tricks, ew_tricks)
-        tcards = [x for _, x in new_trick]
-        win_seat = new_trick[winner_pos(tcards, self.trump)][0]
-        pts = sum(points(x, self.trump) for x in tcards)
-        if self.use_roem:
-            pts += roem(tcards, self.trump, self.four_low)
-        if not any(new_hands):
-            pts += 10
-        if win_seat % 2 == 0:
-            return self.value(new_hands, win_seat, [], ns + pts, ew, ns_tricks + 1, ew_tricks)
-        return self.value(new_hands, win_seat, [], ns, ew + pts, ns_tricks, ew_tricks + 1)
+        hand = hands[seat]
+        pos = hand.index(c)
+        del hand[pos]
+        trick.append((seat, c))
+        try:
+            if len(trick) < 4:
+                return self.value(hands, leader, trick, ns, ew, ns_tricks, ew_tricks)
+            tcards = [x for _, x in trick]
+            win_seat = trick[winner_pos(tcards, self.trump)][0]
+            pts = sum(points(x, self.trump) for x in tcards)
+            if self.use_roem:
+                pts += roem(tcards, self.trump, self.four_low)
+            if not any(hands):
+                pts += 10
+            if win_seat % 2 == 0:
+                return self.value(hands, win_seat, [], ns + pts, ew, ns_tricks + 1, ew_tricks)
+            return self.value(hands, win_seat, [], ns, ew + pts, ns_tricks, ew_tricks + 1)
+        finally:
+            trick.pop()
+            hand.insert(pos, c)
 
 
 @dataclass
@@ -185,12 +217,13 @@ class Endgame:
     tricks_taken: tuple[int, int]
 
 
-def random_endgame(rng: random.Random, tricks_left: int, rule: str | None = None,
-                   use_roem: bool | None = None) -> Endgame:
+def random_endgame(
+    rng: random.Random, tricks_left: int, rule: str | None = None, use_roem: bool | None = None
+) -> Endgame:
     """Deal ``tricks_left`` cards each from a shuffled deck, then play 0..3 legal random cards."""
     deck = list(range(32))
     rng.shuffle(deck)
-    hand_lists = [sorted(deck[i * tricks_left:(i + 1) * tricks_left]) for i in range(4)]
+    hand_lists = [sorted(deck[i * tricks_left : (i + 1) * tricks_left]) for i in range(4)]
     trump = rng.randrange(4)
     leader = rng.randrange(4)
     rule = rule or rng.choice(["amsterdam", "rotterdam", "klammern"])
@@ -209,20 +242,43 @@ def random_endgame(rng: random.Random, tricks_left: int, rule: str | None = None
     taken_ns = rng.randint(0, 20 * ns_tricks)
     taken_ew = rng.randint(0, 20 * (completed - ns_tricks))
     hands = tuple(sum(1 << c for c in h) for h in hand_lists)
-    return Endgame((hands[0], hands[1], hands[2], hands[3]), trump, leader, tuple(trick), rule,
-                   use_roem, rng.choice([0, 100]), (taken_ns, taken_ew),
-                   (ns_tricks, completed - ns_tricks))
+    return Endgame(
+        (hands[0], hands[1], hands[2], hands[3]),
+        trump,
+        leader,
+        tuple(trick),
+        rule,
+        use_roem,
+        rng.choice([0, 100]),
+        (taken_ns, taken_ew),
+        (ns_tricks, completed - ns_tricks),
+    )
 
 
-def brute_force(eg: Endgame, objective: str = "diff", playing: int = 0,
-                pit: bool = True) -> tuple[int, dict[int, int]]:
-    """Root value and per-card values by plain minimax (no pruning, no table)."""
-    game = Game(eg.trump, eg.rule, eg.roem, eg.four_low, pit, pit, objective, playing)
+def brute_force(
+    eg: Endgame, objective: str = "diff", playing: int = 0, pit_ns: bool = True, pit_ew: bool = True
+) -> tuple[int, dict[int, int]]:
+    """Root value and per-card values by plain minimax (no pruning, no table).
+
+    ``pit_ns``/``pit_ew``: whether that team scores pit for winning all 8 tricks (§6.4).
+    """
+    game = Game(eg.trump, eg.rule, eg.roem, eg.four_low, pit_ns, pit_ew, objective, playing)
     hands = [cards(h) for h in eg.hands]
     seat = (eg.leader + len(eg.trick)) % 4
     ns_tricks, ew_tricks = eg.tricks_taken
-    vals = {c: game.after(hands, eg.leader, list(eg.trick), eg.taken[0], eg.taken[1],
-                          ns_tricks, ew_tricks, c)
-            for c in legal(hands[seat], list(eg.trick), seat, eg.trump, eg.rule)}
+    vals = {
+        c: call_with_fresh_stack(
+            game.after,
+            hands,
+            eg.leader,
+            list(eg.trick),
+            eg.taken[0],
+            eg.taken[1],
+            ns_tricks,
+            ew_tricks,
+            c,
+        )
+        for c in legal(hands[seat], list(eg.trick), seat, eg.trump, eg.rule)
+    }
     root = max(vals.values()) if seat % 2 == 0 else min(vals.values())
     return root, vals
