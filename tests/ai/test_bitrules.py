@@ -46,7 +46,7 @@ def test_play_rule_id() -> None:
     assert br.play_rule_id(br.KLAMMERN) == br.KLAMMERN
     for bad in ("utrecht", 3, True):
         with pytest.raises(ValueError):
-            br.play_rule_id(bad)  # type: ignore[arg-type]
+            br.play_rule_id(bad)
 
 
 def legal(hand: str, trick: list[tuple[int, str]], seat: int, trump: int, rule: str) -> int:

@@ -15,6 +15,7 @@ import os
 import random
 from dataclasses import replace
 from functools import cache
+from typing import Unpack
 
 import pytest
 from hypothesis import given, settings
@@ -36,8 +37,8 @@ def m(text: str) -> int:
     return mask_of(parse_cards(text.split()))
 
 
-def kwargs(eg: ref.Endgame, **extra: object) -> dict[str, object]:
-    base: dict[str, object] = {
+def kwargs(eg: ref.Endgame, **extra: Unpack[dd.Options]) -> dd.Options:
+    base: dd.Options = {
         "play_rule": eg.rule,
         "roem": eg.roem,
         "four_low_cards": eg.four_low,
@@ -63,7 +64,7 @@ class Case:
             self.eg, self.objective, self.playing, pit_ns, pit_ew
         )
 
-    def kw(self, backend: str) -> dict[str, object]:
+    def kw(self, backend: str) -> dd.Options:
         return kwargs(
             self.eg,
             objective=self.objective,
@@ -85,8 +86,8 @@ def test_equals_brute_force_on_random_endgames(backend: str) -> None:
     bad = []
     for i, case in enumerate(corpus()):
         eg = case.eg
-        r = dd.solve(eg.hands, eg.trump, eg.leader, eg.trick, **case.kw(backend))  # type: ignore[arg-type]
-        mv = dd.solve_moves(eg.hands, eg.trump, eg.leader, eg.trick, **case.kw(backend))  # type: ignore[arg-type]
+        r = dd.solve(eg.hands, eg.trump, eg.leader, eg.trick, **case.kw(backend))
+        mv = dd.solve_moves(eg.hands, eg.trump, eg.leader, eg.trick, **case.kw(backend))
         if r.value != case.root or mv.values != case.values or case.values[r.best_card] != r.value:
             bad.append((i, eg, case.objective, case.root, r, case.values, mv.values))
     assert not bad, f"{len(bad)} mismatches, first: {bad[0]}"
@@ -129,12 +130,12 @@ def child(eg: ref.Endgame, card: int) -> ref.Endgame:
     )
 
 
-def solve(eg: ref.Endgame, **extra: object) -> dd.SolveResult:
-    return dd.solve(eg.hands, eg.trump, eg.leader, eg.trick, **kwargs(eg, **extra))  # type: ignore[arg-type]
+def solve(eg: ref.Endgame, **extra: Unpack[dd.Options]) -> dd.SolveResult:
+    return dd.solve(eg.hands, eg.trump, eg.leader, eg.trick, **kwargs(eg, **extra))
 
 
-def moves(eg: ref.Endgame, **extra: object) -> dd.MovesResult:
-    return dd.solve_moves(eg.hands, eg.trump, eg.leader, eg.trick, **kwargs(eg, **extra))  # type: ignore[arg-type]
+def moves(eg: ref.Endgame, **extra: Unpack[dd.Options]) -> dd.MovesResult:
+    return dd.solve_moves(eg.hands, eg.trump, eg.leader, eg.trick, **kwargs(eg, **extra))
 
 
 @settings(max_examples=40)
@@ -151,7 +152,7 @@ def test_root_and_per_card_values_are_consistent(
     eg = ref.random_endgame(random.Random(seed), tricks_left)
     if eg.rule == "klammern":
         objective = "diff"
-    extra = {"objective": objective, "playing_team": playing, "backend": backend}
+    extra: dd.Options = {"objective": objective, "playing_team": playing, "backend": backend}
     root = solve(eg, **extra)
     mv = moves(eg, **extra)
     seat = (eg.leader + len(eg.trick)) % 4
@@ -170,11 +171,15 @@ def test_c_and_python_cores_agree() -> None:
         eg = ref.random_endgame(rng, rng.choice([4, 5]))
         playing = rng.randrange(2)
         objective = "diff" if eg.rule == "klammern" else rng.choice(["diff", "score"])
-        extra = {"objective": objective, "playing_team": playing}
-        a = moves(eg, backend="c", **extra)
-        b = moves(eg, backend="python", **extra)
-        assert a.values == b.values
-        assert solve(eg, backend="c", **extra).value == solve(eg, backend="python", **extra).value
+        values = []
+        for backend in ("c", "python"):
+            extra: dd.Options = {
+                "objective": objective,
+                "playing_team": playing,
+                "backend": backend,
+            }
+            values.append((moves(eg, **extra).values, solve(eg, **extra).value))
+        assert values[0] == values[1]
 
 
 def test_c_core_is_built_in_ci() -> None:
@@ -191,7 +196,7 @@ def test_null_window_agrees_with_exact_value(backend: str) -> None:
         for t in (v - 2, v - 1, v, v + 1):
             nw = dd.null_window(
                 eg.hands, eg.trump, eg.leader, eg.trick, threshold=t, **kwargs(eg, backend=backend)
-            )  # type: ignore[arg-type]
+            )
             assert nw.exceeds == (v > t)
             assert (nw.bound >= v) if nw.exceeds else (nw.bound <= v)
             # EW − NS > t  <=>  NS − EW < -t
@@ -203,16 +208,15 @@ def test_null_window_agrees_with_exact_value(backend: str) -> None:
                 threshold=t,
                 team=1,
                 **kwargs(eg, backend=backend),
-            ) == (-v > t)  # type: ignore[arg-type]
+            ) == (-v > t)
         for playing in (0, 1):
             made = dd.made(
                 eg.hands,
                 eg.trump,
                 eg.leader,
                 eg.trick,
-                playing_team=playing,
-                **kwargs(eg, backend=backend),
-            )  # type: ignore[arg-type]
+                **kwargs(eg, backend=backend, playing_team=playing),
+            )
             assert made == ((v > 0) if playing == 0 else (v < 0))
 
 
@@ -290,13 +294,16 @@ def test_nat_counts_all_points_for_the_defenders(backend: str) -> None:
     Point difference prefers 7H, the round score (nat cliff) prefers 7S.
     """
     hands = (m("7S 7H"), m("AS KD"), m("8H JD"), m("9S QD"))
-    kw = {"taken": (56, 61), "backend": backend}
-    diff = dd.solve_moves(hands, 3, 0, **kw)  # type: ignore[arg-type]
+    taken = (56, 61)
+    diff = dd.solve_moves(hands, 3, 0, taken=taken, backend=backend)
     assert diff.values == {c("7S"): -35, c("7H"): -33}
-    score = dd.solve_moves(hands, 3, 0, objective="score", playing_team=0, **kw)  # type: ignore[arg-type]
+    score = dd.solve_moves(
+        hands, 3, 0, taken=taken, objective="score", playing_team=0, backend=backend
+    )
     assert score.values == {c("7S"): -147, c("7H"): -167}
-    assert dd.solve(hands, 3, 0, objective="score", playing_team=0, **kw).value == -147  # type: ignore[arg-type]
-    assert not dd.made(hands, 3, 0, playing_team=0, **kw)  # type: ignore[arg-type]
+    r = dd.solve(hands, 3, 0, taken=taken, objective="score", playing_team=0, backend=backend)
+    assert (r.value, r.best_card) == (-147, c("7S"))
+    assert not dd.made(hands, 3, 0, taken=taken, playing_team=0, backend=backend)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -310,17 +317,22 @@ def test_equal_totals_are_nat_and_pit(backend: str) -> None:
     defender_pit is off. Without tricks_taken (unknown history) no pit is scored.
     """
     hands = (m("7S"), m("JH"), m("8S"), m("KS"))
-    kw = {"taken": (70, 36), "backend": backend}
-    assert dd.solve(hands, 1, 0, **kw).value == 0  # type: ignore[arg-type]
-    assert dd.solve(hands, 1, 0, objective="score", playing_team=0, **kw).value == -140  # type: ignore[arg-type]
-    assert dd.solve(hands, 1, 0, objective="score", playing_team=1, **kw).value == 140  # type: ignore[arg-type]
-    pit = {"tricks_taken": (0, 7), **kw}
-    assert dd.solve(hands, 1, 0, **pit).value == -100  # type: ignore[arg-type]
-    assert dd.solve(hands, 1, 0, playing_team=0, defender_pit=False, **pit).value == 0  # type: ignore[arg-type]
-    assert dd.solve(hands, 1, 0, playing_team=1, defender_pit=False, **pit).value == -100  # type: ignore[arg-type]
-    assert dd.solve(hands, 1, 0, pit=False, **pit).value == 0  # type: ignore[arg-type]
+
+    def value(**o: Unpack[dd.Options]) -> int:
+        options: dd.Options = {"taken": (70, 36), "backend": backend}
+        options.update(o)
+        return dd.solve(hands, 1, 0, **options).value
+
+    assert value() == 0
+    assert value(objective="score", playing_team=0) == -140
+    assert value(objective="score", playing_team=1) == 140
+    pit = (0, 7)
+    assert value(tricks_taken=pit) == -100
+    assert value(tricks_taken=pit, playing_team=0, defender_pit=False) == 0
+    assert value(tricks_taken=pit, playing_team=1, defender_pit=False) == -100
+    assert value(tricks_taken=pit, pit=False) == 0
     # EW playing with pit: 70 vs 170 → made, each its own total: NS 70, EW 170.
-    assert dd.solve(hands, 1, 0, objective="score", playing_team=1, **pit).value == -100  # type: ignore[arg-type]
+    assert value(tricks_taken=pit, objective="score", playing_team=1) == -100
     assert dd.round_scores(70, 70, 0) == (0, 140)
     assert dd.round_scores(70, 71, 1) == (70, 71)
 
