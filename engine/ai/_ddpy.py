@@ -118,7 +118,10 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
     rtab = roem_table(trump, four_low) if roem else {}
     tmask = SUIT_MASKS[trump]
     score_mode = mode == MODE_SCORE
+    powers = [strength[c] + (8 if c >> 3 == trump else 0) for c in range(32)]
+    suit_of = [SUIT_MASKS[c >> 3] for c in range(32)]
     nodes = 0
+    root_best = -1
 
     def leaf(ns: int, ew: int, pit: int) -> int:
         if pit & 1:
@@ -173,6 +176,9 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
     def order(  # noqa: PLR0917
         cards: int, seat: int, ntr: int, wcard: int, wseat: int, others: int, ttm: int
     ) -> list[int]:
+        """Cards by descending (key, card); keys encoded as ``key * 64 + card`` for speed."""
+        if not cards & (cards - 1):
+            return [cards.bit_length() - 1]
         keyed = []
         m = cards
         while m:
@@ -188,16 +194,16 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
                 cs = c >> 3
                 ws = wcard >> 3
                 win = strength[c] > strength[wcard] if cs == ws else cs == trump
-                power = strength[c] + (8 if cs == trump else 0)
+                power = powers[c]
                 if (wseat ^ seat) & 1 == 0:
                     k = p - 50 if win else p
                 elif win:
                     k = 200 - power if ntr == 3 else 100 - power + p
                 else:
                     k = -p
-            keyed.append((k, c))
+            keyed.append(k * 64 + c)
         keyed.sort(reverse=True)
-        return [c for _, c in keyed]
+        return [x & 63 for x in keyed]
 
     def ab(  # noqa: PLR0917
         seat: int,
@@ -212,18 +218,20 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
         pit: int,
         alpha: int,
         beta: int,
-    ) -> tuple[int, int]:
-        nonlocal nodes
+    ) -> int:
+        nonlocal nodes, root_best
         nodes += 1
         ttm = -1
         key: tuple[int, ...] = ()
         base = 0
         if ntr == 0:
             if not (h[0] | h[1] | h[2] | h[3]):
-                return leaf(ns, ew, pit), -1
+                root_best = -1
+                return leaf(ns, ew, pit)
             hand = h[seat]
             if not hand & (hand - 1):
-                return last_trick(seat, ns, ew, pit), hand.bit_length() - 1
+                root_best = hand.bit_length() - 1
+                return last_trick(seat, ns, ew, pit)
             if score_mode:
                 key = (h[0], h[1], h[2], h[3], seat, pit, ns, ew)
             else:
@@ -235,15 +243,20 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
             elif e is not None:
                 lo, hi, ttm = e[0] + base, e[1] + base, e[2]
                 if lo >= beta or lo == hi:
-                    return lo, ttm
+                    return lo
                 if hi <= alpha:
-                    return hi, ttm
+                    return hi
                 alpha = max(alpha, lo)
                 beta = min(beta, hi)
         a0, b0 = alpha, beta
         hand = h[seat]
         partner_win = (wseat ^ seat) & 1 == 0
-        moves = hand if ntr == 0 else legal(hand, led, wcard, partner_win)
+        if ntr == 0:
+            moves = hand
+        elif led != trump and hand & SUIT_MASKS[led]:
+            moves = hand & SUIT_MASKS[led]  # follow suit (§4.1), the common case
+        else:
+            moves = legal(hand, led, wcard, partner_win)
         others = (h[0] | h[1] | h[2] | h[3]) & ~hand
         maxing = seat & 1 == 0
         best = -100000 if maxing else 100000
@@ -253,7 +266,7 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
         for c in order(moves, seat, ntr, wcard, wseat, others, ttm):
             # Equivalent-card pruning: same suit, same points, nothing of another holder between
             # them in strength, and (with roem) neither can ever be part of roem.
-            eq = searched & SUIT_MASKS[c >> 3]
+            eq = searched & suit_of[c]
             if eq:
                 skip = False
                 while eq:
@@ -279,7 +292,7 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
             searched |= bit
             h[seat] = hand ^ bit
             if ntr == 0:
-                v = ab((seat + 1) & 3, 1, bit, c >> 3, c, seat, pts[c], ns, ew, pit, alpha, beta)[0]
+                v = ab((seat + 1) & 3, 1, bit, c >> 3, c, seat, pts[c], ns, ew, pit, alpha, beta)
             else:
                 cs = c >> 3
                 ws = wcard >> 3
@@ -299,7 +312,7 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
                         pit,
                         alpha,
                         beta,
-                    )[0]
+                    )
                 else:
                     total = tp + pts[c]
                     if roem:
@@ -307,9 +320,9 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
                     if not h[seat]:
                         total += LAST_TRICK_BONUS
                     if nws & 1:
-                        v = ab(nws, 0, 0, 0, 0, 0, 0, ns, ew + total, pit & 2, alpha, beta)[0]
+                        v = ab(nws, 0, 0, 0, 0, 0, 0, ns, ew + total, pit & 2, alpha, beta)
                     else:
-                        v = ab(nws, 0, 0, 0, 0, 0, 0, ns + total, ew, pit & 1, alpha, beta)[0]
+                        v = ab(nws, 0, 0, 0, 0, 0, 0, ns + total, ew, pit & 1, alpha, beta)
             h[seat] = hand
             if maxing:
                 if v > best:
@@ -334,7 +347,8 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
             else:
                 lo = hi = best - base
             tt[key] = [lo, hi, best_card]
-        return best, best_card
+        root_best = best_card  # the root returns last, so this ends as the root's card
+        return best
 
     if trick:
         tcards = 0
@@ -348,7 +362,7 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
             ):
                 wi = i
         seat = (leader + len(trick)) & 3
-        v, bc = call_with_fresh_stack(
+        v = call_with_fresh_stack(
             ab,
             seat,
             len(trick),
@@ -364,5 +378,5 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
             beta,
         )
     else:
-        v, bc = call_with_fresh_stack(ab, leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
-    return v, bc, nodes
+        v = call_with_fresh_stack(ab, leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
+    return v, root_best, nodes

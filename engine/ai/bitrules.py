@@ -19,7 +19,8 @@ Play rules (``rules.md`` §4.5 and §9.4), as small ints in the solver and names
 :data:`KLAMMERN`.
 
 Public functions (all pure): :func:`legal_mask`, :func:`trick_winner`, :func:`trick_points`,
-:func:`trick_roem`, :func:`roem_of_cards`, :func:`beats`, :func:`play_rule_id`.
+:func:`trick_roem`, :func:`roem_of_mask`, :func:`roem_of_cards`,
+:func:`beats`, :func:`play_rule_id`.
 """
 
 from __future__ import annotations
@@ -214,43 +215,50 @@ def trick_points(trick_mask: int, trump: int) -> int:
     return total
 
 
-def roem_of_cards(cards: Sequence[int], trump: int, four_low_cards: int = 0) -> int:
-    """Roem (§5) of the cards of one completed trick, computed directly from the rules.
+def roem_of_mask(trick_mask: int, trump: int, four_low_cards: int = 0) -> int:
+    """Roem (§5) of a completed trick given as a 4-card mask, computed directly from the rules.
 
     Runs of three in one suit in natural order (§1.5, no wrap) score 20, runs of four 50 (§5.2);
     K and Q of trump (stuk) add 20 (§5.3); four J 200, four A/K/Q/10 100, four 9/8/7
     ``four_low_cards`` (0 by default, 100 in some clubs; §5.4).
     """
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    total = 0
-    four = mask & (mask >> 8) & (mask >> 16) & (mask >> 24) & 0xFF
+    m = trick_mask
+    four = m & (m >> 8) & (m >> 16) & (m >> 24) & 0xFF
     if four:
         rank = four.bit_length() - 1
         if rank == RANK_JACK:
             return 200
         return 100 if rank >= 3 else four_low_cards
+    total = 0
     for s in range(4):
-        b = (mask >> (8 * s)) & 0xFF
+        b = (m >> (8 * s)) & 0xFF
         run3 = b & (b >> 1) & (b >> 2)
         if run3:
             total += 50 if run3 & (b >> 3) else 20
             break
     stuk = (1 << (8 * trump + RANK_KING)) | (1 << (8 * trump + RANK_QUEEN))
-    if mask & stuk == stuk:
+    if m & stuk == stuk:
         total += 20
     return total
+
+
+def roem_of_cards(cards: Sequence[int], trump: int, four_low_cards: int = 0) -> int:
+    """:func:`roem_of_mask` of the card indices of one completed trick."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return roem_of_mask(mask, trump, four_low_cards)
 
 
 @cache
 def roem_table(trump: int, four_low_cards: int = 0) -> dict[int, int]:
     """``{4-card trick mask: roem}`` for every trick with non-zero roem (§5), built once."""
     table: dict[int, int] = {}
-    for combo in combinations(range(32), 4):
-        r = roem_of_cards(combo, trump, four_low_cards)
+    for a, b, c, d in combinations(range(32), 4):
+        mask = (1 << a) | (1 << b) | (1 << c) | (1 << d)
+        r = roem_of_mask(mask, trump, four_low_cards)
         if r:
-            table[(1 << combo[0]) | (1 << combo[1]) | (1 << combo[2]) | (1 << combo[3])] = r
+            table[mask] = r
     return table
 
 

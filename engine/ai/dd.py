@@ -72,8 +72,8 @@ from engine.ai.bitrules import (
     POINTS,
     legal_mask,
     play_rule_id,
+    roem_of_mask,
     trick_points,
-    trick_roem,
     trick_winner,
 )
 
@@ -261,7 +261,7 @@ def _play(st: _State, card: int) -> _State:
     mask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
     total = trick_points(mask, st.trump)
     if st.roem:
-        total += trick_roem(mask, st.trump, st.four_low)
+        total += roem_of_mask(mask, st.trump, st.four_low)
     if not (hands[0] | hands[1] | hands[2] | hands[3]):
         total += LAST_TRICK_BONUS
     done = st._replace(hands=hands, trick=(), leader=winner)

@@ -142,6 +142,7 @@ def test_roem_examples(cards: str, trump: int, four_low: int, roem: int) -> None
     idx = [c(x) for x in cards.split()]
     assert br.roem_of_cards(idx, trump, four_low) == roem
     assert br.trick_roem(m(*cards.split()), trump, four_low) == roem
+    assert br.roem_of_mask(m(*cards.split()), trump, four_low) == roem
     assert ref.roem(idx, trump, four_low) == roem
 
 
