@@ -29,7 +29,7 @@
 #define MODE_SCORE 1
 #define PIT_BONUS 100
 #define LAST_TRICK_BONUS 10
-#define TT_BITS 20
+#define TT_BITS 19
 #define TT_SIZE (1u << TT_BITS)
 #define UNKNOWN 32000
 

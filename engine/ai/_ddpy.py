@@ -17,6 +17,8 @@ North–South's point of view (NS maximises, EW minimises). Objectives (``mode``
 
 from __future__ import annotations
 
+import threading
+
 from engine.ai._stack import call_with_fresh_stack
 from engine.ai.bitrules import (
     ABOVE,
@@ -36,6 +38,7 @@ MODE_SCORE = 1
 _TT: dict[tuple[int, ...], list[int]] = {}
 _TT_SETTINGS: list[tuple[int, ...]] = [()]
 _TT_LIMIT = 2_000_000
+_LOCK = threading.Lock()
 
 
 def _between_table(trump: int) -> tuple[tuple[int, ...], ...]:
@@ -98,13 +101,64 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
     beta: int,
     new_tt: bool,
 ) -> tuple[int, int, int]:
-    """Fail-soft alpha-beta value of a position; returns ``(value, best_card, nodes)``.
+    """Fail-soft alpha-beta value of a position (the backend contract, shared with ``_dd``).
 
-    Args: see :func:`engine.ai.dd.solve`; ``pit`` is a 2-bit mask (bit 0: NS can still win pit,
-    bit 1: EW can), ``trick`` the cards of the current trick in play order from ``leader``,
-    ``ns``/``ew`` the points already taken. ``best_card`` is -1 when no card was searched.
-    The value v satisfies: v <= alpha → true value <= v; v >= beta → true value >= v; else exact.
+    Args:
+        hands: the four hands (masks) by seat 0..3.
+        trump: trump suit 0..3. rule: play rule id (``bitrules.AMSTERDAM`` 0, ``ROTTERDAM`` 1,
+            ``KLAMMERN`` 2). roem: score trick roem (§5). four_low: roem of four 9s/8s/7s.
+        pit: bit 0: NS still wins pit by taking every remaining trick; bit 1: EW (§6.4).
+        leader: the seat that led the current trick; trick: its cards in play order (0..3).
+        ns, ew: points already taken by NS and EW.
+        mode: :data:`MODE_DIFF` or :data:`MODE_SCORE`; playing: the playing team 0/1 for
+            MODE_SCORE (-1 unknown).
+        alpha, beta: the search window (NS − EW values).
+        new_tt: clear the transposition table first. It is also cleared when trump, rule,
+            roem, four_low or playing differ from the previous call; otherwise entries are
+            reused (they are exact bounds for their key in any deal).
+
+    Returns:
+        ``(value, best_card, nodes)``. value v: v <= alpha → true value <= v; v >= beta →
+        true value >= v; otherwise exact. best_card is the root card that produced v (a proof
+        of v when it is a bound on the mover's side or exact; -1 when no card is left).
     """
+    with _LOCK:  # one search at a time: the table is module state
+        return _search(
+            hands,
+            trump,
+            rule,
+            roem,
+            four_low,
+            pit,
+            leader,
+            trick,
+            ns,
+            ew,
+            mode,
+            playing,
+            alpha,
+            beta,
+            new_tt,
+        )
+
+
+def _search(  # noqa: PLR0917
+    hands: tuple[int, int, int, int],
+    trump: int,
+    rule: int,
+    roem: bool,
+    four_low: int,
+    pit: int,
+    leader: int,
+    trick: tuple[int, ...],
+    ns: int,
+    ew: int,
+    mode: int,
+    playing: int,
+    alpha: int,
+    beta: int,
+    new_tt: bool,
+) -> tuple[int, int, int]:
     settings = (trump, rule, int(roem), four_low, playing)
     if new_tt or settings != _TT_SETTINGS[0] or len(_TT) > _TT_LIMIT:
         _TT.clear()

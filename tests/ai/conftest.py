@@ -1,9 +1,12 @@
-"""Hypothesis profile for the AI tests: derandomized in CI (``CI`` set in the environment)."""
+"""Hypothesis profile for the AI tests: derandomized in CI (``CI`` set in the environment).
+
+Move this to ``tests/conftest.py`` once main has one.
+"""
 
 import os
 
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None)
-settings.register_profile("dev", deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+if os.environ.get("CI"):
+    settings.load_profile("ci")

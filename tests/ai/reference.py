@@ -141,8 +141,27 @@ class Game:
     pit_ew: bool
     objective: str = "diff"
     playing: int = 0
+    memo: dict[tuple[object, ...], int] | None = None  # exact values only, no bounds
 
     def value(  # noqa: PLR0917
+        self,
+        hands: list[list[int]],
+        leader: int,
+        trick: list[tuple[int, int]],
+        ns: int,
+        ew: int,
+        ns_tricks: int,
+        ew_tricks: int,
+    ) -> int:
+        if self.memo is None or trick:
+            return self._value(hands, leader, trick, ns, ew, ns_tricks, ew_tricks)
+        key = (tuple(map(tuple, hands)), leader, ns, ew, ns_tricks, ew_tricks)
+        v = self.memo.get(key)
+        if v is None:
+            v = self.memo[key] = self._value(hands, leader, trick, ns, ew, ns_tricks, ew_tricks)
+        return v
+
+    def _value(  # noqa: PLR0917
         self,
         hands: list[list[int]],
         leader: int,
@@ -256,13 +275,23 @@ def random_endgame(
 
 
 def brute_force(
-    eg: Endgame, objective: str = "diff", playing: int = 0, pit_ns: bool = True, pit_ew: bool = True
+    eg: Endgame,
+    objective: str = "diff",
+    playing: int = 0,
+    *,
+    pit_ns: bool = True,
+    pit_ew: bool = True,
+    memo: bool = False,
 ) -> tuple[int, dict[int, int]]:
     """Root value and per-card values by plain minimax (no pruning, no table).
 
     ``pit_ns``/``pit_ew``: whether that team scores pit for winning all 8 tricks (§6.4).
+    ``memo``: cache exact values at trick boundaries (still no pruning), for bigger endgames.
     """
-    game = Game(eg.trump, eg.rule, eg.roem, eg.four_low, pit_ns, pit_ew, objective, playing)
+    game = Game(
+        eg.trump, eg.rule, eg.roem, eg.four_low, pit_ns, pit_ew, objective, playing,
+        {} if memo else None,
+    )  # fmt: skip
     hands = [cards(h) for h in eg.hands]
     seat = (eg.leader + len(eg.trick)) % 4
     ns_tricks, ew_tricks = eg.tricks_taken
