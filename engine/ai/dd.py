@@ -231,6 +231,8 @@ def _prepare(
     if name not in _BACKENDS:
         raise ValueError(f"search backend not available: {name!r}")
     taken = o.get("taken", (0, 0))
+    if not all(0 <= t <= 5000 for t in taken):  # the C table stores values as int16
+        raise ValueError("taken points must be 0..5000 per team")
     return _State(
         hs, trump, rule, bool(o.get("roem", True)), int(o.get("four_low_cards", 0)), pit,
         leader, tuple(cards), int(taken[0]), int(taken[1]),

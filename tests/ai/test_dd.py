@@ -364,3 +364,7 @@ def test_rejects_inconsistent_positions() -> None:
         dd.solve(one, 0, 0, objective="points")
     with pytest.raises(ValueError):
         dd.solve(one, 0, 0, backend="fortran")
+    with pytest.raises(ValueError):
+        dd.solve(one, 0, 0, taken=(-1, 0))
+    with pytest.raises(TypeError):
+        dd.solve(one, 0, 0, four_low=100)  # type: ignore[call-arg]  # misspelt option
