@@ -10,7 +10,8 @@ Rows (all with the chosen play rule, roem on unless ``--no-roem``, pit on, trump
 * ``full null``     – :func:`engine.ai.dd.made` (one null-window search, NS plays);
 * ``full score``    – ``solve(objective="score")``: round score incl. nat (NS plays);
 * ``moves@24/20/16``– :func:`engine.ai.dd.solve_moves` after 2/3/4 tricks (mover leads);
-* ``moves@mid20``   – mover holds 5 cards with 0..3 cards already in the trick.
+* ``moves@mid20``   – mover holds 5 cards with 0..3 cards already in the trick;
+* ``score@24/20``   – per-card values with ``objective="score"`` (NS plays), after 2/3 tricks.
 
 The corpus: deal ``i`` uses ``random.Random(1000 + i)``: shuffled deck, trump ``i % 4``,
 forehand North; positions further in the deal are reached by seeded random legal play.
@@ -129,13 +130,14 @@ def main() -> None:
 
         return run
 
-    def moves(i: int, played: int) -> Callable[[], int]:
+    def moves(i: int, played: int, objective: str = "diff") -> Callable[[], int]:
         (hands, trump, leader, trick), taken, tricks = advance(i, played, args.rule)
 
         def run() -> int:
             return dd.solve_moves(
-                hands, trump, leader, trick, taken=taken, tricks_taken=tricks, **kw
-            ).nodes  # type: ignore[arg-type]
+                hands, trump, leader, trick, taken=taken, tricks_taken=tricks,
+                objective=objective, playing_team=0, **kw,
+            ).nodes  # fmt: skip  # type: ignore[arg-type]
 
         return run
 
@@ -147,6 +149,8 @@ def main() -> None:
     rows["moves@20"] = [moves(i, 12) for i in range(n)]
     rows["moves@16"] = [moves(i, 16) for i in range(n)]
     rows["moves@mid20"] = [moves(i, 12 + i % 4) for i in range(n)]
+    rows["score@24"] = [moves(i, 8, "score") for i in range(n)]
+    rows["score@20"] = [moves(i, 12, "score") for i in range(n)]
     only = {s.strip() for s in args.only.split(",") if s.strip()}
     for name, runs in rows.items():
         if not only or name in only:
