@@ -1,0 +1,20 @@
+"""Type stub of the C double-dummy core (engine/ai/_dd.c); same contract as _ddpy.search."""
+
+def search(
+    hands: tuple[int, int, int, int],
+    trump: int,
+    rule: int,
+    roem: bool,
+    four_low: int,
+    pit: int,
+    leader: int,
+    trick: tuple[int, ...],
+    ns: int,
+    ew: int,
+    mode: int,
+    playing: int,
+    alpha: int,
+    beta: int,
+    new_tt: bool,
+    /,
+) -> tuple[int, int, int]: ...
