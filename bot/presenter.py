@@ -23,7 +23,7 @@ from bot.service import GameService
 from bot.tables import Table
 from bot.telegram_io import Messenger, markup
 from engine.cards import Seat
-from engine.events import GameOver, RoundDealt, RoundScored
+from engine.events import CardPlayed, GameOver, RoundDealt, RoundScored
 from engine.observe import observe
 from storage import GameStatus, MessageRef, SeatKind
 
@@ -113,7 +113,7 @@ class Presenter:
             await self._stopped(table, gtr)
             return
         for notice in out.notices:
-            await self._notice(table, gtr, notice)
+            await self._notice(table, gtr, notice, out)
         scored = [e for e in out.events if isinstance(e, RoundScored)]
         for event in scored:
             await self._round_summary(table, gtr, event.number)
@@ -256,11 +256,15 @@ class Presenter:
 
     # --- posts -------------------------------------------------------------------------------
 
-    async def _notice(self, table: Table, tr: Translator, notice: Notice) -> None:
+    async def _notice(self, table: Table, tr: Translator, notice: Notice, out: Outcome) -> None:
         players = table.players()
         if notice.kind == "timeout" and notice.seat is not None:
+            card = next(
+                (e.card for e in out.events if isinstance(e, CardPlayed) and e.seat == notice.seat),
+                None,
+            )
             await self.messenger.send(
-                table.row.chat_id, messages.computer_played(tr, players, Seat(notice.seat))
+                table.row.chat_id, messages.computer_played(tr, players, Seat(notice.seat), card)
             )
         elif notice.kind == "handover" and notice.seat is not None:
             name = players[notice.seat].name
