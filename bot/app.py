@@ -25,6 +25,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.coalesce import EditCoalescer
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
@@ -48,6 +49,9 @@ from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
 
+TABLE_EDIT_INTERVAL = 3.0
+"""Seconds between edits of one group's table message: 20 a minute, Telegram's group limit."""
+
 
 def build_application(
     config: BotConfig,
@@ -57,6 +61,7 @@ def build_application(
     rate_limiter: bool = True,
     clock: Any = None,
     seeds: Any = None,
+    edit_interval: float = TABLE_EDIT_INTERVAL,
 ) -> KlaverjasApp:
     """The bot application, ready for ``run_polling`` (or ``initialize``/``start`` in tests).
 
@@ -67,6 +72,8 @@ def build_application(
         computers: the computer-player runner (tests pass one with ``workers=0``).
         rate_limiter: use PTB's ``AIORateLimiter`` (Telegram's limits).
         clock, seeds: injectable time and seed sources for the service (tests).
+        edit_interval: least seconds between edits of a group's table message; bursts in
+            between are merged into one edit (0: edit at once).
     """
     builder = (
         ApplicationBuilder()
@@ -92,7 +99,10 @@ def build_application(
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
         messenger = Messenger(app.bot, _migrated(service), _forbidden(service))
-        presenter = Presenter(service, messenger, config.default_language, app.bot.username)
+        coalescer = EditCoalescer(messenger, edit_interval, app.create_task)
+        presenter = Presenter(
+            service, messenger, config.default_language, app.bot.username, coalescer
+        )
         app.bot_data["app"] = BotData(config, service, presenter)
         service.scheduler = _scheduler(app)
         await runner.start()

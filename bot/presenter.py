@@ -11,6 +11,7 @@ import asyncio
 import logging
 
 from bot.callbacks import DeepLink
+from bot.coalesce import EditCoalescer
 from bot.i18n import Translator, get_translator, resolve_language
 from bot.outcome import Notice, Outcome
 from bot.render import messages
@@ -38,13 +39,20 @@ class Presenter:
         messenger: Telegram calls with the bot's error policy.
         default_language: the bot's default language.
         bot_username: for deep links ``t.me/<bot>?start=...``.
+        coalescer: defers and merges edits of group table messages (None: edit at once).
     """
 
     def __init__(
-        self, service: GameService, messenger: Messenger, default_language: str, bot_username: str
+        self,
+        service: GameService,
+        messenger: Messenger,
+        default_language: str,
+        bot_username: str,
+        coalescer: EditCoalescer | None = None,
     ) -> None:
         self.service = service
         self.messenger = messenger
+        self.coalescer = coalescer
         self.default_language = default_language
         self.bot_username = bot_username
         self._locks: dict[int, asyncio.Lock] = {}
@@ -153,27 +161,36 @@ class Presenter:
         await self._show_table_message(table, rendered, "l")
 
     async def _show_table_message(
-        self, table: Table, rendered: Rendered, scope: str, *, fresh: bool = False
+        self,
+        table: Table,
+        rendered: Rendered,
+        scope: str,
+        *,
+        fresh: bool = False,
+        final: bool = False,
     ) -> None:
-        old = table.row.table_message_id
-        if fresh and old is not None:
-            msg = await self.messenger.send(
-                table.row.chat_id,
-                rendered.text,
-                markup(rendered.keyboard, scope, table.game_id, table.version),
-            )
-            if msg is None:
+        """Show ``rendered`` as the table message: edited in place (coalesced in groups), or
+        ``fresh`` (sent anew below the latest posts, the old one deleted). ``final`` skips
+        coalescing so the last word is never overwritten by a deferred edit."""
+        chat_id, old = table.row.chat_id, table.row.table_message_id
+        kb = markup(rendered.keyboard, scope, table.game_id, table.version)
+        coalesce = self.coalescer is not None and not table.is_private and not final
+        if old is not None and self.coalescer is not None and (fresh or final):
+            self.coalescer.cancel(chat_id, old)
+        if old is not None and not fresh:
+            if coalesce and self.coalescer is not None:
+                if await self.coalescer.edit(chat_id, old, rendered.text, kb):
+                    return
+            elif await self.messenger.edit(chat_id, old, rendered.text, kb):
                 return
-            await self.service.repo.set_table_message(
-                table.game_id, msg.message_id, expected_version=None
-            )
-            await self.messenger.delete(table.row.chat_id, old)
+        msg = await self.messenger.send(chat_id, rendered.text, kb)
+        if msg is None:
             return
-        mid = await self.messenger.show(
-            table.row.chat_id, old, rendered, scope, table.game_id, table.version
+        await self.service.repo.set_table_message(
+            table.game_id, msg.message_id, expected_version=None
         )
-        if mid is not None and mid != old:
-            await self.service.repo.set_table_message(table.game_id, mid, expected_version=None)
+        if old is not None:
+            await self.messenger.delete(chat_id, old)
 
     async def _table_message(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
         assert table.state is not None
@@ -305,7 +322,7 @@ class Presenter:
             final=True,
         )
         text = messages.game_over(tr, state.totals(), players) + "\n\n" + sheet
-        await self._show_table_message(table, Rendered(text), "t")
+        await self._show_table_message(table, Rendered(text), "t", final=True)
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:
@@ -325,7 +342,7 @@ class Presenter:
                 rounds_total=table.state.settings.rounds,
                 final=True,
             )
-        await self._show_table_message(table, Rendered(text), "t")
+        await self._show_table_message(table, Rendered(text), "t", final=True)
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:

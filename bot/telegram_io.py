@@ -8,6 +8,7 @@ PTB's ``AIORateLimiter`` (configured in :mod:`bot.app`) spaces the calls and ret
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -62,6 +63,8 @@ class Messenger:
         self._on_forbidden = on_forbidden
         self._shown: dict[tuple[int, int], tuple[str, object]] = {}
         self.migrated: dict[int, int] = {}
+        self.last_call: dict[int, float] = {}
+        """Monotonic time of the last send or edit per chat (for :mod:`bot.coalesce`)."""
 
     async def send(
         self,
@@ -95,6 +98,7 @@ class Messenger:
                 log.warning("send to %s failed: %s", chat_id, exc)
                 return None
             self._shown[(chat_id, msg.message_id)] = (text, _key(reply_markup))
+            self.last_call[chat_id] = time.monotonic()
             return msg
         return None
 
@@ -109,6 +113,7 @@ class Messenger:
             return True
         if chat_id in self.migrated:
             return False
+        self.last_call[chat_id] = time.monotonic()
         try:
             await self.bot.edit_message_text(
                 text,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -31,10 +32,13 @@ def make_app(
         computer_workers=0,
         default_language=kw.pop("default_language", "nl"),
     )
+    seeds = itertools.count(kw.pop("first_seed", 1000))
     return build_application(
         config,
         computers=ComputerPlayers(level, 0),
         rate_limiter=kw.pop("rate_limiter", False),
+        seeds=lambda: next(seeds),
+        edit_interval=kw.pop("edit_interval", 0.0),
         **kw,
     )
 
