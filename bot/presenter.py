@@ -19,11 +19,19 @@ from bot.render.hand import render_hand
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
-from bot.service import GameService
+from bot.service import GameService, awaited_seats
 from bot.tables import Table
 from bot.telegram_io import Messenger, markup
 from engine.cards import Seat
-from engine.events import GameOver, RoundDealt, RoundScored
+from engine.events import (
+    DealVoided,
+    GameOver,
+    KlammernRoundScored,
+    RoundDealt,
+    RoundScored,
+    TrickWon,
+)
+from engine.game import GameState
 from engine.observe import observe
 from storage import GameStatus, MessageRef, SeatKind
 
@@ -114,9 +122,14 @@ class Presenter:
             return
         for notice in out.notices:
             await self._notice(table, gtr, notice)
-        scored = [e for e in out.events if isinstance(e, RoundScored)]
+        scored = [e for e in out.events if isinstance(e, RoundScored | KlammernRoundScored)]
+        voided = [e for e in out.events if isinstance(e, DealVoided)]
         for event in scored:
             await self._round_summary(table, gtr, event.number)
+        for void in voided:  # Klammern: nobody played, the same dealer deals again (§9.3)
+            await self.messenger.send(
+                table.row.chat_id, messages.redeal(gtr, table.players(), void.dealer)
+            )
         if (
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
@@ -124,7 +137,7 @@ class Presenter:
             await self._game_over(table, gtr)
             return
         # After a round summary the table message moves below it (sent anew, old one deleted).
-        await self._table_message(table, gtr, fresh=bool(scored))
+        await self._table_message(table, gtr, fresh=bool(scored or voided))
         if out.changed or out.acted:
             await self._sync_hands(table, out)
 
@@ -184,6 +197,7 @@ class Presenter:
             table.players(),
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
+            waiting=awaited_seats(table, table.state),
         )
         await self._show_table_message(table, rendered, "t", fresh=fresh)
 
@@ -193,9 +207,16 @@ class Presenter:
         state = table.state
         assert state is not None
         new_round = any(isinstance(e, RoundDealt) for e in out.events) or out.started
+        # Klammern: a human the computers now wait for (contra / re) is notified anew.
+        tricks_done = any(isinstance(e, TrickWon) for e in out.events)
+        awaited = set(awaited_seats(table, state)) if tricks_done else set()
         for seat, user_id in table.humans():
             active = bool(state.legal_actions(seat))
-            if new_round or (active and (int(seat) not in out.before or int(seat) in out.acted)):
+            if (
+                new_round
+                or seat in awaited
+                or (active and (int(seat) not in out.before or int(seat) in out.acted))
+            ):
                 await self.send_hand(table, seat, user_id, fresh=True)
             elif int(seat) in out.acted or int(seat) in out.before or active:
                 await self.send_hand(table, seat, user_id, fresh=False)
@@ -208,7 +229,13 @@ class Presenter:
             return
         tr = await self.user_tr(user_id)
         obs = observe(state, seat)
-        rendered = render_hand(obs, table.players(), tr, table_title=await self._title(table))
+        rendered = render_hand(
+            obs,
+            table.players(),
+            tr,
+            table_title=await self._title(table),
+            awaited=seat in awaited_seats(table, state),
+        )
         if not table.is_private:
             rendered = Rendered(
                 rendered.text, (*rendered.keyboard, (messages.handover_button(tr),))
@@ -284,7 +311,7 @@ class Presenter:
         rows = [r for r in sheet if r.number <= number]
         if not rows:
             return
-        totals = {t: sum(r.result.score[t] for r in rows) for t in rows[0].result.score}
+        totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
         text = round_summary(rows[-1], table.players(), tr, totals=totals)
         await self.messenger.send(table.row.chat_id, text)
 
@@ -299,8 +326,10 @@ class Presenter:
             tr,
             rounds_total=state.settings.rounds,
             final=True,
+            klammern_target=_target(state),
         )
-        text = messages.game_over(tr, state.totals(), players) + "\n\n" + sheet
+        over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
+        text = over + "\n\n" + sheet
         await self._show_table_message(table, Rendered(text), "t")
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
@@ -320,6 +349,7 @@ class Presenter:
                 tr,
                 rounds_total=table.state.settings.rounds,
                 final=True,
+                klammern_target=_target(table.state),
             )
         await self._show_table_message(table, Rendered(text), "t")
         for seat, user_id in table.humans():
@@ -343,4 +373,10 @@ class Presenter:
             viewer=viewer,
             rounds_total=state.settings.rounds,
             final=state.is_over,
+            klammern_target=_target(state),
         )
+
+
+def _target(state: GameState) -> int | None:
+    """Klammern: the big points that end the game (the sheet's Klammern form); else None."""
+    return state.settings.target_big_points if state.is_klammern else None
