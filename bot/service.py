@@ -528,12 +528,13 @@ def awaited_seats(table: Table, state: GameState) -> list[Seat]:
     if to_act is None or table.kind(to_act) is SeatKind.HUMAN:
         return []
     n = cards_played(cur)
-    if n not in (CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS):
+    closing = Contra if n == CONTRA_UNTIL_CARDS else Re if n == RE_UNTIL_CARDS else None
+    if closing is None:
         return []
     return [
         seat
         for seat, _ in table.humans()
-        if seat != to_act and any(isinstance(a, Contra | Re) for a in cur.legal_actions(seat))
+        if seat != to_act and any(isinstance(a, closing) for a in cur.legal_actions(seat))
     ]
 
 

@@ -190,7 +190,7 @@ def render_hand(
             lines.append(trick)
         if obs.last_trick is not None:
             lines.append(last_trick_html(tr, obs.last_trick, players))
-        turn = turn_html(tr, obs, players)
+        turn = "" if awaited else turn_html(tr, obs, players)
         if turn:
             lines.append(turn)
         lines += hand_prompts(tr, obs, awaited=awaited)
