@@ -134,7 +134,7 @@ class Presenter:
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
         ):
-            await self._game_over(table, gtr)
+            await self._game_over(table, gtr, fresh=bool(scored))
             return
         # After a round summary the table message moves below it (sent anew, old one deleted).
         await self._table_message(table, gtr, fresh=bool(scored or voided))
@@ -315,7 +315,7 @@ class Presenter:
         text = round_summary(rows[-1], table.players(), tr, totals=totals)
         await self.messenger.send(table.row.chat_id, text)
 
-    async def _game_over(self, table: Table, tr: Translator) -> None:
+    async def _game_over(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
         state = table.state
         assert state is not None
         players = table.players()
@@ -330,7 +330,8 @@ class Presenter:
         )
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
         text = over + "\n\n" + sheet
-        await self._show_table_message(table, Rendered(text), "t")
+        # Below the last round summary (sent anew, the old table message deleted).
+        await self._show_table_message(table, Rendered(text), "t", fresh=fresh)
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:
