@@ -4,11 +4,13 @@ human's window until the human called, said no, or ran out of time."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.admin import export
 from bot.computer import ComputerPlayers
 from bot.service import GameService, awaited_seats
 from bot.tables import Table
@@ -75,6 +77,7 @@ async def _table(
     try:
         yield svc, gid
     finally:
+        computers.shutdown()
         await repo.close()
 
 
@@ -213,3 +216,32 @@ async def test_declare_all_declares_every_sequence(tmp_path: Path, clock: Clock)
         table, _ = await _load(svc, gid)
         refused = await svc.act(gid, table.version, HUMAN, "declare:all")
         assert refused.refusal == "not_allowed" and refused.details == {"action": "declare"}
+
+
+async def test_admin_export_covers_klammern_rounds(tmp_path: Path, clock: Clock) -> None:
+    async for svc, gid in _table(tmp_path, 3, clock):
+        for _ in range(300):  # two rounds and a bit
+            table, state = await _load(svc, gid)
+            if len(state.rounds) >= 2 and state.current and state.current.tricks:
+                break
+            if state.to_act == SEAT or awaited_seats(table, state):
+                await _tap(svc, gid, _plain_choice(state))
+            else:
+                assert (await svc.run_computers(gid)).changed
+        (record,) = await export(str(tmp_path / "db.sqlite3"))
+    json.dumps(record)
+    assert record["variant"] == "klammern" and record["status"] == "active"
+    assert (
+        record["settings"]["preset"] == "klammern" and record["settings"]["target_big_points"] == 3
+    )
+    assert set(record["small_points"]) == {"NS", "EW"} and isinstance(record["voided"], list)
+    assert len(record["rounds"]) == len(state.rounds) >= 2
+    for r in record["rounds"]:
+        assert r["proposed"] and r["bids"] and len(r["tricks"]) == 8 and r["tally"]
+        assert r["score"] == r["small_points"] and isinstance(r["nat"], bool)
+        assert {"declarations", "declaration_points", "bella", "contra", "re", "declined"} <= set(r)
+        assert sum(r["points"].values()) >= 162
+    assert record["totals"] == record["rounds"][-1]["tally"]["big"]
+    current = record["current_round"]
+    assert current["variant"] == "klammern" and current["winner"] is None and current["tricks"]
+    assert record["actions"] == [a.notation() for a in state.log]
