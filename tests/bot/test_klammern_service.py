@@ -245,3 +245,41 @@ async def test_admin_export_covers_klammern_rounds(tmp_path: Path, clock: Clock)
     current = record["current_round"]
     assert current["variant"] == "klammern" and current["winner"] is None and current["tricks"]
     assert record["actions"] == [a.notation() for a in state.log]
+
+
+async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
+    tmp_path: Path, clock: Clock
+) -> None:
+    from storage import open_repository
+
+    repo = await open_repository(tmp_path / "lobby.sqlite3")
+    svc = GameService(repo, ComputerPlayers("random", 0), clock=clock)
+    try:
+        await svc.touch_user(HUMAN, "Anna", "nl")
+        out = await svc.open_table(CHAT, "group", "Club", HUMAN, "Anna")
+        assert out.game_id is not None
+        gid = out.game_id
+
+        async def tap(action: str) -> Settings:
+            table = await svc.load(gid)
+            assert table is not None
+            assert (await svc.lobby_action(gid, table.version, HUMAN, action, _yes)).ok
+            table = await svc.load(gid)
+            assert table is not None
+            return table.settings.rules
+
+        assert (await tap("auto_declare:toggle")).auto_declare is False  # Klaverjassen: inert
+        presets = [(await tap("preset:next")).preset for _ in range(5)]
+        assert presets == ["rotterdam", "utrecht", "klassiek", "klammern", "amsterdam"]
+        for _ in range(4):
+            rules = await tap("preset:next")
+        assert rules.preset == "klammern" and rules.target_big_points == 3
+        assert (await tap("rounds:toggle")).target_big_points == 5
+        assert (await tap("rounds:toggle")).target_big_points == 3
+        assert (await tap("auto_declare:toggle")).auto_declare is True
+        rules = await tap("rounds:toggle")
+        assert rules.auto_declare and rules.target_big_points == 5
+        assert (await tap("preset:next")).preset == "amsterdam"
+        assert (await tap("rounds:toggle")).rounds == 8
+    finally:
+        await repo.close()
