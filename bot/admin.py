@@ -4,6 +4,13 @@ One record per game: ``{"id", "chat_id", "status", "settings", "players", "round
 with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
 finished rounds (``engine.record.round_export``); a game in progress also has
 ``current_round``.
+
+A Klammern game (``rules.md`` §9) also has ``variant: "klammern"``, ``voided`` (deals everybody
+passed, with the proposed card and the bids), ``small_points`` (standing now) and ``totals`` in
+big points; each round has ``variant``, ``proposed``, ``bids``, ``declarations``,
+``declaration_points``, ``bella``, ``contra``, ``re``, ``declined``, ``points``, ``winner``,
+``multiplier``, ``small_points``, ``tally`` (small and big points after it), and, like a
+Klaverjassen round, ``score`` (the small points won) and ``nat`` (the playing team lost).
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from typing import Any
 
 from bot.tables import TableSettings
 from engine.cards import Team
-from engine.record import replay_actions, round_export
+from engine.game import GameState
+from engine.record import game_export, replay_actions, round_export
 from storage import Game, GameStatus, SeatKind, open_repository
 
 SEAT_LETTERS = "NESW"
@@ -54,6 +62,8 @@ def export_game(game: Game) -> dict[str, Any]:
         return record
     state = replay_actions(settings.rules, game.seed, game.actions)
     record["rounds"] = [round_export(r) for r in state.rounds]
+    if state.is_klammern:
+        record.update(_klammern(state))
     record["totals"] = {t.value: v for t, v in state.totals().items()}
     if state.current is not None:
         record["current_round"] = round_export(state.current)
@@ -61,6 +71,23 @@ def export_game(game: Game) -> dict[str, Any]:
     record["winner"] = winner.value if isinstance(winner, Team) else None
     record["actions"] = list(game.actions)
     return record
+
+
+def _klammern(state: GameState) -> dict[str, Any]:
+    """The Klammern parts of a record (``engine.record.game_export``): rounds with their
+    tally, plus ``score`` and ``nat`` per round, ``voided`` deals and the small points."""
+    full = game_export(state)
+    rounds = full["rounds"][: len(state.rounds)]
+    for exported, played in zip(rounds, state.rounds, strict=True):
+        assert played.result is not None
+        exported["score"] = {t.value: int(v) for t, v in played.result.score.items()}
+        exported["nat"] = played.result.nat
+    return {
+        "variant": full["variant"],
+        "rounds": rounds,
+        "voided": full["voided"],
+        "small_points": full["small_points"],
+    }
 
 
 async def export(database: str, chat_id: int | None = None) -> list[dict[str, Any]]:

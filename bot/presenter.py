@@ -20,11 +20,20 @@ from bot.render.hand import render_hand
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
-from bot.service import GameService
+from bot.service import GameService, awaited_seats
 from bot.tables import Table
 from bot.telegram_io import Messenger, markup
 from engine.cards import Seat
-from engine.events import CardPlayed, GameOver, RoundDealt, RoundScored
+from engine.events import (
+    CardPlayed,
+    DealVoided,
+    GameOver,
+    KlammernRoundScored,
+    RoundDealt,
+    RoundScored,
+    TrickWon,
+)
+from engine.game import GameState
 from engine.observe import observe
 from storage import GameStatus, MessageRef, SeatKind
 
@@ -122,17 +131,22 @@ class Presenter:
             return
         for notice in out.notices:
             await self._notice(table, gtr, notice, out)
-        scored = [e for e in out.events if isinstance(e, RoundScored)]
+        scored = [e for e in out.events if isinstance(e, RoundScored | KlammernRoundScored)]
+        voided = [e for e in out.events if isinstance(e, DealVoided)]
         for event in scored:
             await self._round_summary(table, gtr, event.number)
+        for void in voided:  # Klammern: nobody played, the same dealer deals again (§9.3)
+            await self.messenger.send(
+                table.row.chat_id, messages.redeal(gtr, table.players(), void.dealer)
+            )
         if (
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
         ):
-            await self._game_over(table, gtr)
+            await self._game_over(table, gtr, fresh=bool(scored))
             return
         # After a round summary the table message moves below it (sent anew, old one deleted).
-        await self._table_message(table, gtr, fresh=bool(scored))
+        await self._table_message(table, gtr, fresh=bool(scored or voided))
         if out.changed or out.acted:
             await self._sync_hands(table, out)
 
@@ -201,6 +215,7 @@ class Presenter:
             table.players(),
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
+            waiting=awaited_seats(table, table.state),
         )
         await self._show_table_message(table, rendered, "t", fresh=fresh)
 
@@ -210,9 +225,16 @@ class Presenter:
         state = table.state
         assert state is not None
         new_round = any(isinstance(e, RoundDealt) for e in out.events) or out.started
+        # Klammern: a human the computers now wait for (contra / re) is notified anew.
+        tricks_done = any(isinstance(e, TrickWon) for e in out.events)
+        awaited = set(awaited_seats(table, state)) if tricks_done else set()
         for seat, user_id in table.humans():
             active = bool(state.legal_actions(seat))
-            if new_round or (active and (int(seat) not in out.before or int(seat) in out.acted)):
+            if (
+                new_round
+                or seat in awaited
+                or (active and (int(seat) not in out.before or int(seat) in out.acted))
+            ):
                 await self.send_hand(table, seat, user_id, fresh=True)
             elif int(seat) in out.acted or int(seat) in out.before or active:
                 await self.send_hand(table, seat, user_id, fresh=False)
@@ -225,7 +247,13 @@ class Presenter:
             return
         tr = await self.user_tr(user_id)
         obs = observe(state, seat)
-        rendered = render_hand(obs, table.players(), tr, table_title=await self._title(table))
+        rendered = render_hand(
+            obs,
+            table.players(),
+            tr,
+            table_title=await self._title(table),
+            awaited=seat in awaited_seats(table, state),
+        )
         if not table.is_private:
             rendered = Rendered(
                 rendered.text, (*rendered.keyboard, (messages.handover_button(tr),))
@@ -305,11 +333,11 @@ class Presenter:
         rows = [r for r in sheet if r.number <= number]
         if not rows:
             return
-        totals = {t: sum(r.result.score[t] for r in rows) for t in rows[0].result.score}
+        totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
         text = round_summary(rows[-1], table.players(), tr, totals=totals)
         await self.messenger.send(table.row.chat_id, text)
 
-    async def _game_over(self, table: Table, tr: Translator) -> None:
+    async def _game_over(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
         state = table.state
         assert state is not None
         players = table.players()
@@ -320,9 +348,12 @@ class Presenter:
             tr,
             rounds_total=state.settings.rounds,
             final=True,
+            klammern_target=_target(state),
         )
-        text = messages.game_over(tr, state.totals(), players) + "\n\n" + sheet
-        await self._show_table_message(table, Rendered(text), "t", final=True)
+        over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
+        text = over + "\n\n" + sheet
+        # Below the last round summary (sent anew, the old table message deleted).
+        await self._show_table_message(table, Rendered(text), "t", fresh=fresh, final=True)
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:
@@ -341,6 +372,7 @@ class Presenter:
                 tr,
                 rounds_total=table.state.settings.rounds,
                 final=True,
+                klammern_target=_target(table.state),
             )
         await self._show_table_message(table, Rendered(text), "t", final=True)
         for seat, user_id in table.humans():
@@ -364,4 +396,10 @@ class Presenter:
             viewer=viewer,
             rounds_total=state.settings.rounds,
             final=state.is_over,
+            klammern_target=_target(state),
         )
+
+
+def _target(state: GameState) -> int | None:
+    """Klammern: the big points that end the game (the sheet's Klammern form); else None."""
+    return state.settings.target_big_points if state.is_klammern else None

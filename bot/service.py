@@ -15,14 +15,17 @@ from typing import Any
 from bot.callbacks import DeepLink
 from bot.computer import ComputerPlayers
 from bot.outcome import Notice, Outcome, refused
-from bot.tables import PRESET_CYCLE, TIMEOUT_CHOICES, Table, TableSettings
-from engine.actions import Action, ClaimRoem, parse_action
+from bot.render.bids import DECLARE_ALL
+from bot.tables import PRESET_CYCLE, TARGET_CHOICES, TIMEOUT_CHOICES, Table, TableSettings
+from engine.actions import Action, ClaimRoem, Contra, Declare, Pass, Re, parse_action
 from engine.cards import SEATS, Seat
-from engine.errors import IllegalAction, NotationError, SettingsError
+from engine.errors import IllegalAction, NotationError, Reason, SettingsError
 from engine.game import GameState
+from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.observe import observe
 from engine.record import replay_actions
-from engine.settings import Settings
+from engine.round import Phase
+from engine.settings import Settings, Variant
 from storage import (
     Game,
     GameStatus,
@@ -165,7 +168,8 @@ class GameService:
         self, game_id: int, version: int, user_id: int, action: str, is_admin: IsAdmin
     ) -> Outcome:
         """A lobby button: ``sit:N``, ``leave``, ``bot:add``, ``bot:remove``, ``preset:next``,
-        ``rounds:toggle``, ``timeout:next``, ``start``, ``cancel``."""
+        ``rounds:toggle`` (Klammern: the target big points), ``auto_declare:toggle``
+        (Klammern), ``timeout:next``, ``start``, ``cancel``."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None:
@@ -214,7 +218,7 @@ class GameService:
             if not (may_manage or seated):
                 return refused("not_in_game", gid)
             return await self._computer_seat(table, action == "bot:add")
-        if action in ("preset:next", "rounds:toggle", "timeout:next"):
+        if action in ("preset:next", "rounds:toggle", "timeout:next", "auto_declare:toggle"):
             if not may_manage:
                 return refused("creator_or_admin_only", gid)
             new = _next_setting(table.settings, action)
@@ -299,8 +303,9 @@ class GameService:
 
     async def act(self, game_id: int, version: int, user_id: int, token: str) -> Outcome:
         """A tap in a player's hand: ``play:JH``, ``choose:H``, ``pass``, ``accept``, ``roem``,
-        ... The button's ``version`` must be the current one (double taps and stale buttons
-        lose cleanly)."""
+        Klammern ``declare:...``, ``declare:all`` (every sequence the seat may declare now),
+        ``bella:KH``, ``contra``, ``re``, ... The button's ``version`` must be the current one
+        (double taps and stale buttons lose cleanly)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None:
@@ -318,8 +323,11 @@ class GameService:
                 out.acted.add(int(seat))
                 return out
             try:
-                action = parse_action(token, seat=seat)
-                new_state, events = state.apply(action)
+                actions = _expand(state, seat, token)
+                new_state, events = state, []
+                for action in actions:
+                    new_state, more = new_state.apply(action)
+                    events.extend(more)
             except NotationError:
                 return refused("malformed", game_id)
             except IllegalAction as exc:
@@ -327,7 +335,7 @@ class GameService:
             out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
             out.before = _active(state, table)
             try:
-                await self._commit(table, new_state, [action], out)
+                await self._commit(table, new_state, actions, out)
             except StaleVersion:
                 return refused("stale_button", game_id)
             return out
@@ -375,6 +383,9 @@ class GameService:
         to_act = state.to_act
         if to_act is None:
             return None
+        waiting = awaited_seats(table, state)
+        if waiting:  # a human's contra/re: decline it for a timed-out human, else wait
+            return Pass(Seat(takeover)) if takeover in waiting else None
         if table.kind(to_act) is not SeatKind.COMPUTER and to_act != takeover:
             return None
         seed = (table.row.seed * 1_000_003 + len(state.log)) & (2**62 - 1)
@@ -403,7 +414,12 @@ class GameService:
     def _timer_for(self, table: Table, state: GameState) -> TurnTimer | None:
         to_act = state.to_act
         timeout = table.settings.turn_timeout
-        if to_act is None or timeout <= 0 or table.kind(to_act) is not SeatKind.HUMAN:
+        if to_act is None or timeout <= 0:
+            return None
+        waiting = awaited_seats(table, state)
+        if waiting:  # the computers wait for this human's contra / re (or its pass)
+            return TurnTimer(self.clock() + timeout, int(waiting[0]))
+        if table.kind(to_act) is not SeatKind.HUMAN:
             return None
         return TurnTimer(self.clock() + timeout, int(to_act))
 
@@ -496,6 +512,48 @@ class GameService:
         return outcomes
 
 
+def awaited_seats(table: Table, state: GameState) -> list[Seat]:
+    """Klammern (``rules.md`` §9.7): the human seats the computers wait for.
+
+    A contra window closes when the first card of the second trick is played, a re window with
+    the first card of the third. When that card is a computer's, a human who may still call
+    contra or re (and is not to play) gets a fair chance: the computer does not play it until
+    the human has called or said no (``Pass``); on a timeout the computer says no for them.
+    Empty for Klaverjassen and whenever the next card closes no human's window.
+    """
+    cur = state.current
+    if cur is None or cur.klammern is None or cur.phase is not Phase.PLAY:
+        return []
+    to_act = cur.to_act
+    if to_act is None or table.kind(to_act) is SeatKind.HUMAN:
+        return []
+    n = cards_played(cur)
+    closing = Contra if n == CONTRA_UNTIL_CARDS else Re if n == RE_UNTIL_CARDS else None
+    if closing is None:
+        return []
+    return [
+        seat
+        for seat, _ in table.humans()
+        if seat != to_act and any(isinstance(a, closing) for a in cur.legal_actions(seat))
+    ]
+
+
+def _expand(state: GameState, seat: Seat, token: str) -> list[Action]:
+    """The actions of a hand button: one, or for ``declare:all`` every declaration the seat
+    may make now (in the engine's order).
+
+    Raises:
+        NotationError: for a token that is not an action.
+        IllegalAction: ``declare:all`` with nothing to declare (``NOT_ALLOWED``).
+    """
+    if token != DECLARE_ALL:
+        return [parse_action(token, seat=seat)]
+    declares: list[Action] = [a for a in state.legal_actions(seat) if isinstance(a, Declare)]
+    if not declares:
+        raise IllegalAction(Reason.NOT_ALLOWED, action="declare")
+    return declares
+
+
 def _int(seat: Seat | None) -> int | None:
     return int(seat) if seat is not None else None
 
@@ -520,15 +578,29 @@ def _snapshot(state: GameState) -> dict[str, Any]:
 
 def _next_setting(settings: TableSettings, action: str) -> TableSettings:
     rules = settings.rules
+    klammern = rules.variant is Variant.KLAMMERN
     if action == "preset:next":
         i = PRESET_CYCLE.index(rules.preset) if rules.preset in PRESET_CYCLE else -1
         preset = PRESET_CYCLE[(i + 1) % len(PRESET_CYCLE)]
-        return TableSettings(
-            Settings.from_preset(preset, rounds=rules.rounds), settings.turn_timeout
-        )
+        kept: dict[str, Any] = {"rounds": rules.rounds}
+        if preset == "klammern":
+            kept |= {"target_big_points": rules.target_big_points}
+            kept |= {"auto_declare": rules.auto_declare}
+        return TableSettings(Settings.from_preset(preset, **kept), settings.turn_timeout)
+    if action == "rounds:toggle" and klammern:
+        t = rules.target_big_points
+        i = TARGET_CHOICES.index(t) if t in TARGET_CHOICES else -1
+        target = TARGET_CHOICES[(i + 1) % len(TARGET_CHOICES)]
+        return TableSettings(rules.replace(target_big_points=target), settings.turn_timeout)
     if action == "rounds:toggle":
         return TableSettings(
             rules.replace(rounds=8 if rules.rounds == 16 else 16), settings.turn_timeout
+        )
+    if action == "auto_declare:toggle":
+        if not klammern:
+            return settings
+        return TableSettings(
+            rules.replace(auto_declare=not rules.auto_declare), settings.turn_timeout
         )
     i = (
         TIMEOUT_CHOICES.index(settings.turn_timeout)

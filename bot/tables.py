@@ -16,8 +16,11 @@ from storage import Game, GameStatus, SeatKind
 TIMEOUT_CHOICES = (30, 60, 120, 0)
 """The lobby's turn-time button cycles through these (0: no limit)."""
 
-PRESET_CYCLE: tuple[str, ...] = (*KLAVERJAS_PRESETS,)
-"""The lobby's preset button cycles through these."""
+PRESET_CYCLE: tuple[str, ...] = (*KLAVERJAS_PRESETS, "klammern")
+"""The lobby's preset button cycles through these (Klammern last, ``rules.md`` §9)."""
+
+TARGET_CHOICES = (3, 5)
+"""Klammern: the lobby's length button toggles the big points that end the game (§9.9)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,8 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
-    """Pass in bidding (§3, §9.3), or let roem go unclaimed in the last-trick window (§5.5)."""
+    """Pass in bidding (§3, §9.3), or let roem go unclaimed in the last-trick window (§5.5);
+    Klammern, during play by a seat not to play: say no to contra or re (§9.7)."""
 
     kind: ClassVar[str] = "pass"
 

@@ -39,8 +39,9 @@ class Reason(StrEnum):
     trick, re after the second; details ``window``), ``NO_BELLA`` (the card is not K or Q of
     trump, or the other one is not in the hand), ``WRONG_TEAM`` (contra by the playing team, re
     by a defender; details ``team``, ``playing_team``), ``ALREADY_CALLED`` (contra or re a second
-    time; details ``call``, ``by``), ``NO_CONTRA`` (re before contra). ``NOT_ALLOWED`` with
-    ``auto_declare: true``: manual declarations and bella are not used at this table.
+    time; details ``call``, ``by``; or by a seat that declined it: ``declined: true``),
+    ``NO_CONTRA`` (re before contra). ``NOT_ALLOWED`` with ``auto_declare: true``: manual
+    declarations and bella are not used at this table.
     """
 
     GAME_OVER = "game_over"

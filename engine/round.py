@@ -237,7 +237,8 @@ class RoundState:
         """What the player to act (or, with ``seat``, that seat) may do now.
 
         A seat that is not to act may still have actions: claiming roem for its team (§5.5);
-        Klammern: contra or re (§9.7). In button order: calls (roem claim, contra, re), then
+        Klammern: contra or re, or a pass that declines it (§9.7). In button order: calls
+        (roem claim, contra, re, pass), then
         Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
         to_act = self.to_act
@@ -314,6 +315,8 @@ class RoundState:
             if self.klammern is None:
                 raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
             return kplay.apply_call(self, action)
+        if isinstance(action, Pass) and self.phase is Phase.PLAY and self.klammern is not None:
+            return kplay.apply_call(self, action)  # declining contra or re (§9.7)
         if self.phase is Phase.PLAY:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         if self.phase is Phase.BIDDING:

@@ -2,7 +2,9 @@
 
 Action tokens are the engine's notation without the seat (``Action.notation(False)``):
 ``"choose:H"``, ``"pass"``, ``"accept"``, ``"kleintje:D"``, ``"beter"``, ``"roem"``,
-``"contra"``, ``"re"``, ``"declare:8H-9H-10H"``, ``"play:JH"``.
+``"contra"``, ``"re"``, ``"declare:8H-9H-10H"``, ``"bella:KH"``, ``"play:JH"``, and the bot's
+own ``"declare:all"`` (:data:`DECLARE_ALL`), which the service expands into every declaration
+the player may make.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from bot.render.common import Button, Player, labelled, mention_html, player_htm
 from engine.actions import (
     Accept,
     Action,
+    Bella,
     Beter,
     Choose,
     ClaimRoem,
@@ -30,13 +33,19 @@ from engine.observe import Observation
 from engine.round import Phase
 from engine.settings import TrumpSelection
 
+DECLARE_ALL = "declare:all"
+"""The token of the "declare all" convenience button (not an engine action)."""
 
-def bid_text(tr: Translator, action: Action) -> str:
-    """What a bid was, for the bidding history: "pas", "♥", "ik speel", "kleintje ♦". Plain."""
+
+def bid_text(tr: Translator, action: Action, *, klammern: bool = False) -> str:
+    """What a bid was, for the bidding history: "pas", "♥", "ik speel", Klammern "gaat erin",
+    "kleintje ♦", "beter". Plain."""
     if isinstance(action, Pass):
         return tr.pgettext("bid history", "pass")
     if isinstance(action, Choose):
         return suit_label(tr, action.suit)
+    if isinstance(action, Accept) and klammern:
+        return tr.pgettext("bid history", "is in")
     if isinstance(action, Accept):
         return tr.pgettext("bid history", "plays")
     if isinstance(action, Kleintje):
@@ -71,6 +80,9 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
     label: str
     if isinstance(action, Choose):
         label = suit_label(tr, action.suit)
+    elif isinstance(action, Pass) and obs.phase is Phase.PLAY:
+        re = any(isinstance(a, Re) for a in obs.legal)
+        label = tr.gettext("No re") if re else tr.gettext("No contra")
     elif isinstance(action, Pass):
         label = tr.gettext("No roem") if obs.phase is Phase.CLAIM else tr.pgettext("button", "Pass")
     elif isinstance(action, Accept):
@@ -90,7 +102,9 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
     elif isinstance(action, Re):
         label = tr.pgettext("button", "Re")
     elif isinstance(action, Declare):
-        label = declaration_label(tr, action.cards)
+        label = "📣 " + declaration_label(tr, action.cards)
+    elif isinstance(action, Bella):
+        label = "👑 " + tr.gettext("Bella with {card}").format(card=card_label(tr, action.card))
     elif isinstance(action, PlayCard):
         label = card_label(tr, action.card)
     else:
@@ -98,10 +112,17 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
     return Button(label, token)
 
 
+def declare_all_button(tr: Translator) -> Button:
+    """ "Alles melden" → ``declare:all`` (Klammern, §9.5: every sequence at once)."""
+    return Button("📣 " + tr.gettext("Declare all"), DECLARE_ALL)
+
+
 def bid_history_html(tr: Translator, obs: Observation, players: Sequence[Player]) -> str:
     """The bids so far in one line: "Bert: pas · Cas: pas" (empty before the first bid)."""
+    klammern = obs.settings.trump_selection is TrumpSelection.KLAMMERN
     parts = [
-        labelled(tr, player_html(tr, players, bid.seat), bid_text(tr, bid)) for bid in obs.bids
+        labelled(tr, player_html(tr, players, bid.seat), bid_text(tr, bid, klammern=klammern))
+        for bid in obs.bids
     ]
     return " · ".join(parts)
 

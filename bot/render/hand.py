@@ -2,8 +2,9 @@
 
 The keyboard is abstract: rows of :class:`~bot.render.common.Button` with action tokens in the
 engine's notation without the seat (``"play:JH"``, ``"choose:H"``, ``"pass"``, ``"accept"``,
-``"roem"``, ``"kleintje:D"``, ``"beter"``, ``"contra"``, ``"re"``, ``"declare:..."``); the bot
-turns them into callback data. Illegal cards stay tappable (the bot explains the rule in an
+``"roem"``, ``"kleintje:D"``, ``"beter"``, ``"contra"``, ``"re"``, ``"declare:..."``,
+``"bella:KH"``, and ``"declare:all"``, which the service expands); the bot turns them into
+callback data. Illegal cards stay tappable (the bot explains the rule in an
 alert) but are marked ``·7♠·``.
 """
 
@@ -12,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.render.bids import action_button, bid_history_html, bidding_prompt_html, shown_html
+from bot.render.bids import (
+    action_button,
+    bid_history_html,
+    bidding_prompt_html,
+    declare_all_button,
+    shown_html,
+)
 from bot.render.cards import card_label, sort_hand
 from bot.render.common import (
     Button,
@@ -27,9 +34,10 @@ from bot.render.common import (
     seat_name,
     shorten,
 )
+from bot.render.klammern import hand_prompts, klammern_lines
 from bot.render.presets import game_name
 from bot.render.table import last_trick_html, round_text, trump_html
-from engine.actions import Accept, Beter, ClaimRoem, Contra, Declare, Pass, PlayCard, Re
+from engine.actions import Accept, Bella, Beter, ClaimRoem, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import Card
 from engine.observe import Observation
 from engine.round import Phase
@@ -67,16 +75,23 @@ def card_rows(tr: Translator, obs: Observation) -> Keyboard:
 
 
 def action_rows(tr: Translator, obs: Observation) -> Keyboard:
-    """The viewer's legal non-card actions as button rows: trump suits two per row, then
-    accept / kleintje / beter / pass, roem claim, contra / re, declarations one per row."""
+    """The viewer's legal non-card actions as button rows: Klammern bella plays (a second
+    button for K / Q of trump, §9.6), trump suits two per row, then accept / kleintje / beter /
+    pass, roem claim, contra / re / no contra, declarations one per row and "declare all" when
+    there are two or more (§9.5)."""
+    bellas = [action_button(tr, a, obs) for a in obs.legal if isinstance(a, Bella)]
+    rows: list[tuple[Button, ...]] = list(chunk(bellas, 2))
     actions = [a for a in obs.legal if not isinstance(a, PlayCard)]
     suits = [action_button(tr, a, obs) for a in actions if a.kind in ("choose", "kleintje")]
-    rows: list[tuple[Button, ...]] = list(chunk(suits, 2))
+    rows += chunk(suits, 2)
     simple = (Accept, Beter, ClaimRoem, Contra, Re, Pass)
     line = [action_button(tr, a, obs) for a in actions if isinstance(a, simple)]
     if line:
         rows.append(tuple(line))
-    rows += [(action_button(tr, a, obs),) for a in actions if isinstance(a, Declare)]
+    declares = [a for a in actions if isinstance(a, Declare)]
+    rows += [(action_button(tr, a, obs),) for a in declares]
+    if len(declares) > 1:
+        rows.append((declare_all_button(tr),))
     return tuple(rows)
 
 
@@ -123,7 +138,12 @@ def hand_title_html(tr: Translator, table_title: str, obs: Observation) -> str:
 
 
 def render_hand(
-    obs: Observation, players: Sequence[Player], tr: Translator, *, table_title: str
+    obs: Observation,
+    players: Sequence[Player],
+    tr: Translator,
+    *,
+    table_title: str,
+    awaited: bool = False,
 ) -> Rendered:
     """The private hand message of ``obs.seat`` (issue 3: "a player in two groups gets two
     clearly labelled hands").
@@ -133,6 +153,8 @@ def render_hand(
         players: the four seats, index = seat.
         tr: the player's translator.
         table_title: the group's title (user-supplied; escaped here), labels the hand.
+        awaited: Klammern: the computers wait for the viewer's contra or re (§9.7); the hand
+            asks for an answer.
 
     Returns:
         HTML text (round, trump, trick so far, whose turn) and the keyboard: the viewer's
@@ -162,14 +184,16 @@ def render_hand(
             lines.append(trump_html(tr, obs, players))
         if obs.proposed_card is not None:
             lines.append(shown_html(tr, obs))
+        lines += klammern_lines(tr, obs, players)
         trick = current_trick_html(tr, obs, players)
         if trick:
             lines.append(trick)
         if obs.last_trick is not None:
             lines.append(last_trick_html(tr, obs.last_trick, players))
-        turn = turn_html(tr, obs, players)
+        turn = "" if awaited else turn_html(tr, obs, players)
         if turn:
             lines.append(turn)
+        lines += hand_prompts(tr, obs, awaited=awaited)
     if any(isinstance(a, ClaimRoem) for a in obs.legal) and obs.phase is Phase.PLAY:
         lines.append("💬 " + tr.gettext("Roem can be claimed until the next card is played."))
     keyboard = card_rows(tr, obs) + action_rows(tr, obs)

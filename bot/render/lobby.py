@@ -1,8 +1,10 @@
 """The lobby message: a table being set up in a group (issue 3; ``rules.md`` §2.1, §7).
 
 Keyboard action tokens: ``"sit:0"`` … ``"sit:3"`` (seats N, E, S, W), ``"leave"``,
-``"bot:add"``, ``"bot:remove"``, ``"preset:next"``, ``"rounds:toggle"`` (Klaverjassen only),
-``"timeout:next"``, ``"start"``, ``"cancel"``; plus an optional URL button into the private
+``"bot:add"``, ``"bot:remove"``, ``"preset:next"``, ``"rounds:toggle"`` (Klaverjassen: 16 or 8
+rounds; Klammern: the big points to win, ``rules.md`` §9.9), ``"auto_declare:toggle"``
+(Klammern: declarations by hand or automatic, §9.5), ``"timeout:next"``, ``"start"``,
+``"cancel"``; plus an optional URL button into the private
 chat (deep link) for players who never started the bot.
 """
 
@@ -26,6 +28,7 @@ from bot.render.common import (
     shorten,
 )
 from bot.render.presets import (
+    declaring_text,
     game_name,
     preset_name,
     rounds_text,
@@ -148,8 +151,12 @@ def lobby_keyboard(
                 tr.ngettext("{n} round", "{n} rounds", s.rounds).format(n=s.rounds), "rounds:toggle"
             )
         )
+    else:
+        settings_row.append(Button("🎯 " + rounds_text(tr, s), "rounds:toggle"))
     settings_row.append(Button("⏱ " + timeout_text(tr, lobby.turn_timeout), "timeout:next"))
     rows.append(tuple(settings_row))
+    if s.variant is Variant.KLAMMERN:
+        rows.append((Button("📣 " + declaring_text(tr, s), "auto_declare:toggle"),))
     rows.append(
         (
             Button("▶️ " + tr.gettext("Start"), "start"),

@@ -27,6 +27,7 @@ from bot.render.common import (
 )
 from bot.render.presets import game_name, preset_name, rounds_text, settings_summary
 from bot.render.sheet import winner_html
+from bot.render.sheet_klammern import klammern_winner_html
 from engine.cards import Card, Seat, Team
 from engine.settings import Settings
 
@@ -74,6 +75,11 @@ def help_text(tr: Translator) -> str:
         "5. "
         + tr.gettext(
             "The group sees the table, every trick, and the score sheet after each round."
+        ),
+        "6. "
+        + tr.gettext(
+            "Klammern, the German cousin: choose it with the rules button in the lobby. "
+            "Declarations, bella, contra and re are buttons in your hand."
         ),
     ]
     return "\n".join(lines)
@@ -251,12 +257,22 @@ def redeal(tr: Translator, players: Sequence[Player], dealer: Seat) -> str:
     )
 
 
-def game_over(tr: Translator, totals: Mapping[Team, int], players: Sequence[Player]) -> str:
-    """The end of the game: the winner or the draw (``rules.md`` §2.4) and how to go on."""
+def game_over(
+    tr: Translator,
+    totals: Mapping[Team, int],
+    players: Sequence[Player],
+    *,
+    klammern: bool = False,
+) -> str:
+    """The end of the game: the winner or the draw (``rules.md`` §2.4) and how to go on;
+    ``klammern``: ``totals`` are big points (§9.9)."""
+    result = (
+        klammern_winner_html(tr, totals, players) if klammern else winner_html(tr, totals, players)
+    )
     return "\n".join(
         [
             "🏁 " + bold(tr.gettext("Game over!")),
-            winner_html(tr, totals, players),
+            result,
             tr.gettext("Thanks for playing. /klaverjas starts a new game."),
         ]
     )

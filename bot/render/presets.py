@@ -75,7 +75,16 @@ def settings_summary(tr: Translator, settings: Settings) -> str:
     ]
     if settings.variant is Variant.KLAVERJASSEN:
         parts.append(first_lead_text(tr, settings.first_lead))
+    else:
+        parts.append(declaring_text(tr, settings))
     return " · ".join(parts)
+
+
+def declaring_text(tr: Translator, settings: Settings) -> str:
+    """Klammern (``rules.md`` §9.5–9.6): "melden met knoppen" or "melden gaat vanzelf". Plain."""
+    if settings.auto_declare:
+        return tr.gettext("declarations and bella automatic")
+    return tr.gettext("declarations and bella with buttons")
 
 
 def rounds_text(tr: Translator, settings: Settings) -> str:

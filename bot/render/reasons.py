@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from bot.i18n import Translator
+from bot.render.bids import declaration_label
 from bot.render.cards import card_label, suit_label
 from bot.render.common import Player, player_name, shorten
 from engine.cards import Card, Seat, Suit
@@ -146,6 +147,10 @@ def _suit_not_allowed(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] 
 
 
 def _not_allowed(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    if d.get("auto_declare"):
+        return tr.gettext("At this table declarations and bella are made automatically.")
+    if d.get("action") == "declare":
+        return tr.gettext("You have nothing to declare now.")
     return tr.gettext("That is not allowed now.")
 
 
@@ -157,12 +162,85 @@ def _not_your_roem(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | N
     return tr.gettext("That roem is not yours: the other team won the trick.")
 
 
+def _declaration(tr: Translator, value: object) -> str | None:
+    """A declaration from details (``"10D-JD-QD"`` or a list of cards) as "Terz ♦10–V"."""
+    if isinstance(value, str):
+        texts = value.split("-")
+    elif isinstance(value, list | tuple):
+        texts = [str(t) for t in value]
+    else:
+        return None
+    try:
+        cards = [Card.parse(t) for t in texts]
+    except EngineError:
+        return None
+    return declaration_label(tr, cards) if len(cards) >= 3 else None
+
+
 def _no_declaration(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
-    return tr.gettext("You do not hold that sequence, so you cannot declare it.")
+    raw = d.get("declarable")
+    labels = [x for x in (_declaration(tr, r) for r in raw) if x] if isinstance(raw, list) else []
+    if isinstance(raw, list) and not raw:
+        return tr.gettext("You hold no sequence to declare.")
+    if not labels:
+        return tr.gettext("You do not hold that sequence, so you cannot declare it.")
+    return tr.gettext("You do not hold that sequence. You can declare: {declarations}.").format(
+        declarations=", ".join(labels)
+    )
+
+
+def _already_declared(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    label = _declaration(tr, d.get("cards"))
+    if label is None:
+        return tr.gettext("You already declared that sequence.")
+    return tr.gettext("You already declared {declaration}.").format(declaration=label)
 
 
 def _too_late(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    action = d.get("action")
+    if action == "declare":
+        return tr.gettext("Too late: sequences are declared before your first card.")
+    if action == "contra":
+        return tr.gettext("Too late for contra: the second trick has begun.")
+    if action == "re":
+        return tr.gettext("Too late for re: the third trick has begun.")
     return tr.gettext("Too late: that was only possible earlier in the round.")
+
+
+def _no_bella(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    card = _card(tr, d, "card")
+    if card is None:
+        return tr.gettext("Bella needs king and queen of trump in your hand.")
+    return tr.gettext("No bella with {card}: bella needs king and queen of trump.").format(
+        card=card
+    )
+
+
+def _wrong_team(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    if d.get("call") == "re":
+        return tr.gettext("Only the playing team can answer re.")
+    return tr.gettext("Only the defenders can call contra; your team plays.")
+
+
+def _already_called(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    re = d.get("call") == "re"
+    if d.get("declined"):
+        if re:
+            return tr.gettext("You already said no to re.")
+        return tr.gettext("You already said no to contra.")
+    seat = _seat(d, "by")
+    if seat is None or p is None:
+        if re:
+            return tr.gettext("Re has already been called.")
+        return tr.gettext("Contra has already been called.")
+    name = player_name(tr, p, seat)
+    if re:
+        return tr.gettext("{name} already answered re.").format(name=name)
+    return tr.gettext("{name} already called contra.").format(name=name)
+
+
+def _no_contra(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    return tr.gettext("Re answers a contra, and nobody called contra.")
 
 
 _EXPLAINERS: dict[Reason, Explainer] = {
@@ -182,7 +260,13 @@ _EXPLAINERS: dict[Reason, Explainer] = {
     Reason.NOT_YOUR_ROEM: _not_your_roem,
     Reason.NO_SUCH_DECLARATION: _no_declaration,
     Reason.TOO_LATE: _too_late,
+    Reason.ALREADY_DECLARED: _already_declared,
+    Reason.NO_BELLA: _no_bella,
+    Reason.WRONG_TEAM: _wrong_team,
+    Reason.ALREADY_CALLED: _already_called,
+    Reason.NO_CONTRA: _no_contra,
 }
+"""One explainer per :class:`~engine.errors.Reason` (a test checks none is missing)."""
 
 
 def explain(
@@ -199,7 +283,9 @@ def explain(
         reason: ``IllegalAction.reason`` (or its string value; unknown codes get a generic
             text, never an error).
         details: ``IllegalAction.details`` (``led``, ``trump``, ``winning``, ``card``,
-            ``to_act``, ``suit``, ``allowed``, ``phase``...); missing keys are tolerated.
+            ``to_act``, ``suit``, ``allowed``, ``phase``; Klammern ``cards``,
+            ``declarable``, ``action``, ``call``, ``by``, ``declined``, ``auto_declare``...);
+            missing keys are tolerated.
         players: the four seats, to name the player to act in ``not_your_turn``.
 
     Returns:
@@ -209,10 +295,7 @@ def explain(
         code = Reason(reason)
     except ValueError:
         return tr.gettext("That is not possible now.")
-    explainer = _EXPLAINERS.get(code)
-    if explainer is None:
-        return tr.gettext("That is not possible now.")
-    text = explainer(tr, details or {}, players)
+    text = _EXPLAINERS[code](tr, details or {}, players)
     return shorten(text, ALERT_LIMIT)
 
 

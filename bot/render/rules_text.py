@@ -133,6 +133,17 @@ def _roem_section(tr: Translator, s: Settings) -> list[str]:
                 "Contra: a defender may double during the first trick; re: the playing team "
                 "may redouble during the second trick."
             ),
+            tr.gettext("The bot declares every sequence and bella for you at this table.")
+            if s.auto_declare
+            else tr.gettext(
+                'Declare with the buttons in your hand ("Declare all" declares every '
+                "sequence); bella is a second button on king and queen of trump."
+            ),
+            tr.gettext(
+                "Contra until the first card of the second trick, re until the first card of "
+                'the third. Computer players wait for your answer before that card; "No '
+                'contra" or "No re" lets them go on.'
+            ),
         ]
     lines = [
         bold(tr.gettext("Roem")),

@@ -3,7 +3,8 @@
 The sheet is a monospace ``<pre>`` table at most :data:`SHEET_WIDTH` characters wide, so 16
 rounds fit a phone: per round the card points and the roem of each team kept apart, ``nat`` and
 ``pit`` marked (§6.6), then the sums and the totals. The group sees the teams named by their
-players; a private view says "Wij" / "Zij" relative to the viewer's team (§2.1).
+players; a private view says "Wij" / "Zij" relative to the viewer's team (§2.1). Klammern
+(§9.8–9.9) has its own sheet and summary in :mod:`bot.render.sheet_klammern`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from bot.render.common import (
     team_html,
     us_them,
 )
+from bot.render.sheet_klammern import klammern_round_summary, render_klammern_sheet
 from engine.cards import TEAMS, Seat, Suit, Team
 from engine.game import SheetRow
+from engine.rules import RoundScore
 
 SHEET_WIDTH = 30
 """Width of the ``<pre>`` table in characters."""
@@ -48,8 +51,13 @@ def _header_label(
     return f"{first}/{second}"[:_LABEL_WIDTH]
 
 
+def _score(row: SheetRow) -> RoundScore:
+    assert isinstance(row.result, RoundScore), "a Klaverjassen row"
+    return row.result
+
+
 def _row(tr: Translator, row: SheetRow, order: Sequence[Team]) -> str:
-    res = row.result
+    res = _score(row)
     cols = []
     for team in order:
         mark = ""
@@ -79,8 +87,8 @@ def sheet_table(
     sums = []
     totals = []
     for team in order:
-        points = sum(r.result.points[team] for r in rows)
-        roem = sum(r.result.roem_scored[team] for r in rows)
+        points = sum(_score(r).points[team] for r in rows)
+        roem = sum(_score(r).roem_scored[team] for r in rows)
         sums.append(_column(str(points), roem, ""))
         totals.append(_column(str(points + roem), 0, ""))
     lines.append(f"{'Σ':>2} {sums[0]} {sums[1]}".rstrip())
@@ -108,6 +116,7 @@ def render_sheet(
     viewer: Seat | None = None,
     rounds_total: int | None = None,
     final: bool = False,
+    klammern_target: int | None = None,
 ) -> str:
     """The boompje so far (``/score``, after each round, at the end of the game).
 
@@ -119,12 +128,16 @@ def render_sheet(
         viewer: the reader's seat for a private view ("Wij"/"Zij"); None for the group.
         rounds_total: the game's length, for "na 5 van 16 rondes".
         final: the game is over: add the winner or the draw (§2.4).
+        klammern_target: a Klammern game to this many big points: the Klammern sheet with
+            small and big points (§9.9; ``totals`` and ``rounds_total`` are not used).
 
     Returns:
         HTML: a title, who is who, the ``<pre>`` table and, if ``final``, the result.
     """
     title = "📋 " + bold(tr.gettext("Score sheet"))
-    if rounds_total and rows:
+    if klammern_target is not None and rows:
+        title += " · " + tr.gettext("after round {played}").format(played=len(rows))
+    elif rounds_total and rows:
         title += " · " + tr.gettext("after round {played} of {total}").format(
             played=len(rows), total=rounds_total
         )
@@ -140,6 +153,19 @@ def render_sheet(
     else:
         who = tr.gettext("{first} against {second}").format(
             first=team_html(tr, players, Team.NS), second=team_html(tr, players, Team.EW)
+        )
+    if klammern_target is not None:
+        order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
+        return render_klammern_sheet(
+            rows,
+            players,
+            tr,
+            title=title,
+            who=who,
+            labels=[_header_label(tr, players, t, viewer) for t in order],
+            viewer=viewer,
+            target=klammern_target,
+            final=final,
         )
     parts = [title, who, sheet_table(tr, rows, players, viewer)]
     if final:
@@ -164,9 +190,12 @@ def round_summary(
         totals: the game's totals after this round (``game.totals()``), or None.
 
     Returns:
-        HTML text.
+        HTML text. A Klammern row (with a tally) gets
+        :func:`bot.render.sheet_klammern.klammern_round_summary` (``totals`` not used).
     """
-    res = row.result
+    if row.tally is not None:
+        return klammern_round_summary(row, players, tr)
+    res = _score(row)
     playing = res.playing_team
     lines = [
         "🏁 "

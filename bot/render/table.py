@@ -4,7 +4,9 @@ Shows: game, preset and round; the dealer; during bidding the turned / proposed 
 and who is to decide (``rules.md`` §3, §9.3); during play trump and who chose it, the current
 trick by seat with the card now winning in bold, the last completed trick and its winner
 (§4.8), tricks / card points / roem per team, a roem-claim hint in claim mode (§5.5), the
-game's running totals and whose turn it is (a mention when the user id is known).
+game's running totals and whose turn it is (a mention when the user id is known). Klammern
+(§9): the proposed card, kleintje / beter, the declarations made, bella, contra / re, the
+declaration and bella points per team, big and small points, and whom the computers wait for.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from bot.render.common import (
     seat_letter,
     team_html,
 )
+from bot.render.klammern import klammern_lines, standing_html, team_extras, waiting_html
 from bot.render.presets import game_name, preset_name
+from engine.actions import Beter, Kleintje
 from engine.cards import SEATS, TEAMS, Card, Seat, Team
 from engine.observe import Observation
 from engine.round import Phase, Trick
@@ -52,9 +56,13 @@ def trump_html(tr: Translator, obs: Observation, players: Sequence[Player]) -> s
     """ "Troef: ♥ harten — gekozen door Bert" (empty before trump is known)."""
     if obs.trump is None or obs.maker is None:
         return ""
-    return tr.gettext("Trump: {suit} — chosen by {name}").format(
-        suit=bold(suit_label(tr, obs.trump)), name=player_html(tr, players, obs.maker)
-    )
+    suit, name = bold(suit_label(tr, obs.trump)), player_html(tr, players, obs.maker)
+    last = obs.bids[-1] if obs.bids else None
+    if isinstance(last, Beter):
+        return tr.gettext("Trump: {suit} — beter by {name}").format(suit=suit, name=name)
+    if any(isinstance(b, Kleintje) for b in obs.bids):
+        return tr.gettext("Trump: {suit} — kleintje by {name}").format(suit=suit, name=name)
+    return tr.gettext("Trump: {suit} — chosen by {name}").format(suit=suit, name=name)
 
 
 def trick_lines(
@@ -104,6 +112,7 @@ def team_line(tr: Translator, obs: Observation, players: Sequence[Player], team:
     ]
     if obs.roem[team]:
         parts.append(tr.gettext("{n} roem").format(n=obs.roem[team]))
+    parts += team_extras(tr, obs, team)
     marker = "▸ " if obs.maker is not None and obs.maker.team is team else ""
     return marker + labelled(tr, bold(team_html(tr, players, team)), " · ".join(parts))
 
@@ -146,6 +155,7 @@ def render_table(
     tr: Translator,
     *,
     hand_url: str | None = None,
+    waiting: Sequence[Seat] = (),
 ) -> Rendered:
     """The group's table message (issue 3; ``rules.md`` §3–§6).
 
@@ -154,6 +164,7 @@ def render_table(
         players: the four seats, index = seat.
         tr: the group's translator.
         hand_url: a deep link to the bot's private chat; adds a "my hand" link button.
+        waiting: Klammern: the human seats the computers wait for (contra or re, §9.7).
 
     Returns:
         HTML text (well under 4096 characters) and the keyboard (empty or one link button).
@@ -174,6 +185,7 @@ def render_table(
         lines.append(trump_html(tr, obs, players))
         if obs.proposed_card is not None:
             lines.append(shown_html(tr, obs))
+        lines += klammern_lines(tr, obs, players)
         lines.append("")
         lines += _play_block(tr, obs, players)
         lines.append("")
@@ -185,9 +197,15 @@ def render_table(
                     team=team_html(tr, players, obs.last_trick.winner.team)
                 )
             )
-    if obs.number > 1 or any(obs.totals.values()):
+    small = obs.small_points
+    if small is not None and (obs.number > 1 or any(obs.totals.values()) or any(small.values())):
+        lines.append(standing_html(tr, obs.totals, small, players))
+    elif small is None and (obs.number > 1 or any(obs.totals.values())):
         lines.append(totals_html(tr, obs.totals, players))
-    if obs.to_act is not None and obs.phase is Phase.PLAY:
+    wait = waiting_html(tr, obs, players, waiting)
+    if wait:
+        lines.append(wait)
+    elif obs.to_act is not None and obs.phase is Phase.PLAY:
         lines.append(
             "👉 "
             + tr.gettext("{name}, your turn.").format(name=mention_html(tr, players, obs.to_act))

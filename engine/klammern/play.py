@@ -16,6 +16,10 @@ Windows (project decisions where §9 is silent, documented in the report and tes
   every declaration of the first trick, also the last player's). At most once per round.
 - Re: either player of the playing team after contra, until the first card of the third trick
   is played (the second trick is complete and on the table). At most once.
+- Saying no: a seat that may call contra or re while another seat is to play may also decline
+  it with :class:`~engine.actions.Pass` (notation ``pass``, event :class:`Passed`); it cannot
+  call that any more in the round. The seat to play declines by playing its card. This lets a
+  table (the bot) wait for a human's answer before the card that would close the window.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from engine.actions import Action, Bella, Contra, Declare, PlayCard, Re
+from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import CARDS, Card, Rank, Seat, Team, iter_bits, mask_of
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -32,6 +36,7 @@ from engine.events import (
     DeclarationsCompared,
     Declared,
     Event,
+    Passed,
     ReCalled,
 )
 from engine.klammern.scoring import KlammernScore, score_klammern_round
@@ -58,12 +63,15 @@ class KlammernState:
         bella: the seat that announced bella, or None.
         contra: the defender who called contra, or None.
         re: the player of the playing team who called re, or None.
+        declined: the seats that said no to contra or re (a defender to contra, a player of
+            the playing team to re), in order.
     """
 
     declarations: tuple[Declaration, ...] = ()
     bella: Seat | None = None
     contra: Seat | None = None
     re: Seat | None = None
+    declined: tuple[Seat, ...] = ()
 
     def declared_by(self, seat: Seat) -> tuple[tuple[Card, ...], ...]:
         """The sequences ``seat`` declared."""
@@ -79,6 +87,7 @@ class KlammernState:
             "bella": None if self.bella is None else int(self.bella),
             "contra": None if self.contra is None else int(self.contra),
             "re": None if self.re is None else int(self.re),
+            "declined": [int(s) for s in self.declined],
         }
 
 
@@ -107,17 +116,21 @@ def _kq_of_trump(state: RoundState) -> int:
 
 
 def call_actions(state: RoundState, seat: Seat) -> list[Action]:
-    """Contra or re that ``seat`` may call now, in or out of turn (§9.7)."""
+    """Contra or re that ``seat`` may call now, in or out of turn (§9.7); out of turn also
+    :class:`Pass` to decline it (a seat that declined has no call left)."""
     km = _km(state)
-    if state.phase is not Phase.PLAY or state.maker is None:
+    if state.phase is not Phase.PLAY or state.maker is None or seat in km.declined:
         return []
     playing = seat.team is state.maker.team
     n = cards_played(state)
+    out: list[Action] = []
     if not playing and km.contra is None and n <= CONTRA_UNTIL_CARDS:
-        return [Contra(seat)]
-    if playing and km.contra is not None and km.re is None and n <= RE_UNTIL_CARDS:
-        return [Re(seat)]
-    return []
+        out.append(Contra(seat))
+    elif playing and km.contra is not None and km.re is None and n <= RE_UNTIL_CARDS:
+        out.append(Re(seat))
+    if out and seat != state.to_act:
+        out.append(Pass(seat))
+    return out
 
 
 def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
@@ -144,13 +157,20 @@ def bella_actions(state: RoundState, seat: Seat, legal: int) -> list[Action]:
 
 
 def apply_call(state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
-    """Apply a :class:`Declare`, :class:`Contra` or :class:`Re`.
+    """Apply a :class:`Declare`, :class:`Contra`, :class:`Re`, or a :class:`Pass` that
+    declines contra or re.
 
     Raises:
         IllegalAction: see :func:`check_declare`, :func:`check_contra`, :func:`check_re`;
-            ``WRONG_PHASE`` for any other action that is not a card.
+            ``WRONG_PHASE`` for a pass with no call to decline (the seat to play, or no open
+            call) and for any other action that is not a card.
     """
     km = _km(state)
+    if isinstance(action, Pass):
+        if action not in call_actions(state, action.seat):
+            raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
+        new = replace(km, declined=(*km.declined, action.seat))
+        return replace(state, klammern=new), [Passed(action.seat)]
     if isinstance(action, Declare):
         run = check_declare(state, action)
         decl = Declaration(action.seat, run)
@@ -205,7 +225,8 @@ def check_contra(state: RoundState, action: Contra) -> None:
 
     Raises:
         IllegalAction: ``WRONG_PHASE`` (not in play), ``WRONG_TEAM`` (the playing team),
-            ``ALREADY_CALLED``, ``TOO_LATE`` (the second trick has begun).
+            ``ALREADY_CALLED`` (details ``by``, or ``declined`` when this seat said no),
+            ``TOO_LATE`` (the second trick has begun).
     """
     km = _km(state)
     if state.phase is not Phase.PLAY or state.maker is None:
@@ -220,6 +241,8 @@ def check_contra(state: RoundState, action: Contra) -> None:
         )
     if km.contra is not None:
         raise IllegalAction(Reason.ALREADY_CALLED, call="contra", by=int(km.contra))
+    if action.seat in km.declined:
+        raise IllegalAction(Reason.ALREADY_CALLED, call="contra", declined=True)
     if cards_played(state) > CONTRA_UNTIL_CARDS:
         raise IllegalAction(Reason.TOO_LATE, action="contra", window="first_trick")
 
@@ -229,7 +252,8 @@ def check_re(state: RoundState, action: Re) -> None:
 
     Raises:
         IllegalAction: ``WRONG_PHASE`` (not in play), ``WRONG_TEAM`` (a defender),
-            ``ALREADY_CALLED``, ``TOO_LATE`` (the third trick has begun), ``NO_CONTRA``.
+            ``ALREADY_CALLED`` (details ``by``, or ``declined`` when this seat said no),
+            ``TOO_LATE`` (the third trick has begun), ``NO_CONTRA``.
     """
     km = _km(state)
     if state.phase is not Phase.PLAY or state.maker is None:
@@ -241,6 +265,8 @@ def check_re(state: RoundState, action: Re) -> None:
         )
     if km.re is not None:
         raise IllegalAction(Reason.ALREADY_CALLED, call="re", by=int(km.re))
+    if action.seat in km.declined:
+        raise IllegalAction(Reason.ALREADY_CALLED, call="re", declined=True)
     if cards_played(state) > RE_UNTIL_CARDS:
         raise IllegalAction(Reason.TOO_LATE, action="re", window="second_trick")
     if km.contra is None:

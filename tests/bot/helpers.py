@@ -32,12 +32,12 @@ def make_app(
         computer_workers=0,
         default_language=kw.pop("default_language", "nl"),
     )
-    seeds = itertools.count(kw.pop("first_seed", 1000))
+    counter = itertools.count(kw.pop("first_seed", 1000))
     return build_application(
         config,
         computers=ComputerPlayers(level, 0),
         rate_limiter=kw.pop("rate_limiter", False),
-        seeds=lambda: next(seeds),
+        seeds=kw.pop("seeds", lambda: next(counter)),
         edit_interval=kw.pop("edit_interval", 0.0),
         **kw,
     )

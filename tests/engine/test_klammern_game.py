@@ -11,7 +11,14 @@ import pytest
 from engine.actions import Accept, Choose, Contra, Pass, PlayCard, Re, parse_action
 from engine.cards import Seat, Suit, Team, card
 from engine.errors import IllegalAction, Reason
-from engine.events import BigPointsWon, ContraCalled, GameOver, KlammernRoundScored, ReCalled
+from engine.events import (
+    BigPointsWon,
+    ContraCalled,
+    GameOver,
+    KlammernRoundScored,
+    Passed,
+    ReCalled,
+)
 from engine.game import GameState
 from engine.klammern import KlammernScore, Tally, big_points, next_tally, score_klammern_round
 from engine.klammern.scoring import ZERO_TALLY, tallies
@@ -41,8 +48,8 @@ def teams(ns: int, ew: int) -> dict[Team, int]:
 
 def test_9_7_contra_only_by_a_defender_in_or_out_of_turn() -> None:
     state = kround()  # North accepted: NS plays, North is to lead
-    assert state.legal_actions(E) == (Contra(E),)
-    assert state.legal_actions(W) == (Contra(W),)
+    assert state.legal_actions(E) == (Contra(E), Pass(E))
+    assert state.legal_actions(W) == (Contra(W), Pass(W))
     assert not [a for a in state.legal_actions(N) if isinstance(a, Contra | Re)]
     assert state.legal_actions(S) == ()
     exc = refused(state, Contra(S))
@@ -61,7 +68,7 @@ def test_9_7_contra_only_once() -> None:
 
 def test_9_7_contra_until_the_first_trick_is_complete() -> None:
     state = play(kround(), "AS", "JS", "9S", "7S")  # first trick complete, on the table
-    assert state.legal_actions(E) == (Contra(E),)
+    assert state.legal_actions(E) == (Contra(E), Pass(E))
     state = play(state, "7C")  # the second trick begins
     assert state.legal_actions(E) == (PlayCard(E, card("8C")),)
     exc = refused(state, Contra(E))
@@ -72,7 +79,7 @@ def test_9_7_re_only_after_contra() -> None:
     state = kround()
     assert refused(state, Re(N)).reason is Reason.NO_CONTRA
     state, _ = state.apply(Contra(E))
-    assert Re(N) in state.legal_actions() and state.legal_actions(S) == (Re(S),)
+    assert Re(N) in state.legal_actions() and state.legal_actions(S) == (Re(S), Pass(S))
     state, events = state.apply(Re(S))
     assert events == [ReCalled(S)]
     assert refused(state, Re(N)).reason is Reason.ALREADY_CALLED
@@ -89,11 +96,62 @@ def test_9_7_re_until_the_second_trick_is_complete() -> None:
     state = play(kround(), "AS", "JS", "9S")
     state, _ = state.apply(Contra(W))
     state = play(state, "7S", "7C", "8C", "JC", "AC")  # two tricks complete
-    assert state.legal_actions(N) == (Re(N),)
+    assert state.legal_actions(N) == (Re(N), Pass(N))
     state = play(state, str(state.hand(W)[0]))  # the third trick begins
     assert not [a for a in state.legal_actions(N) if isinstance(a, Re)]
     exc = refused(state, Re(N))
     assert exc.reason is Reason.TOO_LATE and exc.details["window"] == "second_trick"
+
+
+def test_9_7_a_seat_not_to_play_may_say_no_to_contra() -> None:
+    state = play(kround(), "AS", "JS", "9S", "7S")  # first trick complete, North to lead
+    assert state.to_act == N
+    after, events = state.apply(Pass(E))
+    assert events == [Passed(E)]
+    assert after.klammern is not None and after.klammern.declined == (E,)
+    assert after.legal_actions(E) == ()
+    assert after.legal_actions(W) == (Contra(W), Pass(W))
+    exc = refused(after, Contra(E))
+    assert exc.reason is Reason.ALREADY_CALLED and exc.details == {
+        "call": "contra",
+        "declined": True,
+    }
+    assert refused(after, Pass(E)).reason is Reason.WRONG_PHASE
+    after, _ = after.apply(Contra(W))  # the partner still may
+    assert after.klammern is not None and after.klammern.contra == W
+
+
+def test_9_7_the_seat_to_play_declines_by_playing_not_by_passing() -> None:
+    state = kround()  # North to lead: its team cannot call contra anyway
+    state = play(state, "AS")  # East to play, a defender with contra open
+    assert state.to_act == E
+    assert Pass(E) not in state.legal_actions(E)
+    assert refused(state, Pass(E)).reason is Reason.WRONG_PHASE
+    assert refused(state, Pass(S)).reason is Reason.WRONG_PHASE  # no call to decline
+
+
+def test_9_7_saying_no_to_re() -> None:
+    state, _ = kround().apply(Contra(E))
+    state, events = state.apply(Pass(S))
+    assert events == [Passed(S)] and state.legal_actions(S) == ()
+    assert refused(state, Re(S)).details == {"call": "re", "declined": True}
+    assert Re(N) in state.legal_actions(N)
+
+
+def test_9_7_declining_replays_from_the_record() -> None:
+    game = GameState.new(KLAMMERN, 11)
+    while game.current is not None and game.current.phase is Phase.BIDDING:
+        game, _ = game.apply(game.legal_actions()[0])
+    cur = game.current
+    assert cur is not None and cur.maker is not None
+    defender = next(s for s in (N, E, S, W) if s.team is not cur.maker.team and s != game.to_act)
+    game, _ = game.apply(Pass(defender))
+    assert "pass" in to_record(game)["actions"][-1]
+    again = replay(to_record(game))
+    assert again == game
+    assert again.current is not None and again.current.klammern is not None
+    assert again.current.klammern.declined == (defender,)
+    assert round_export(again.current)["declined"] == [int(defender)]
 
 
 def test_9_7_no_contra_in_bidding_or_in_klaverjassen() -> None:

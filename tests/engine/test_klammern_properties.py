@@ -10,7 +10,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, Bella, Contra, Declare, PlayCard, Re
+from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import CARDS, SEATS, Rank, Team, cards_of, mask_of
 from engine.deal import deal, round_rng
 from engine.errors import IllegalAction
@@ -48,11 +48,12 @@ def _start(auto: bool, seed: int, rng: random.Random) -> RoundState:
 
 
 def _candidates(state: RoundState) -> list[Action]:
-    """Klammern actions of every seat, legal or not, to check against legal_actions."""
+    """Klammern actions of every seat (declining contra/re with a pass included), legal or not,
+    to check against legal_actions."""
     out: list[Action] = []
     for seat in SEATS:
         hand = state.hands[seat]
-        out += [Contra(seat), Re(seat)]
+        out += [Contra(seat), Re(seat), Pass(seat)]
         out += [PlayCard(seat, c) for c in cards_of(hand)]
         out += [Bella(seat, c) for c in cards_of(hand) if c.rank in (Rank.QUEEN, Rank.KING)]
         for run in runs(hand):

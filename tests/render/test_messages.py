@@ -27,7 +27,8 @@ from tests.render.helpers import (
 )
 
 LOBBY_ACTIONS = re.compile(
-    r"^(sit:[0-3]|leave|bot:add|bot:remove|preset:next|rounds:toggle|timeout:next|start|cancel)$"
+    r"^(sit:[0-3]|leave|bot:add|bot:remove|preset:next|rounds:toggle|auto_declare:toggle"
+    r"|timeout:next|start|cancel)$"
 )
 
 
@@ -68,7 +69,8 @@ def test_lobby_shows_seats_rules_and_abstract_actions(preset: str, lang: str) ->
         assert all(LOBBY_ACTIONS.match(a) for a in actions), actions
         assert {f"sit:{i}" for i in range(4)} <= set(actions)
         assert {"start", "cancel", "leave", "bot:add", "bot:remove", "preset:next"} <= set(actions)
-        assert ("rounds:toggle" in actions) == (preset != "klammern")
+        assert "rounds:toggle" in actions
+        assert ("auto_declare:toggle" in actions) == (preset == "klammern")
         urls = [b.url for row in r.keyboard for b in row if b.url]
         assert urls == ["https://t.me/b?start=x"]
 
