@@ -131,22 +131,31 @@ class Presenter:
             return
         for notice in out.notices:
             await self._notice(table, gtr, notice, out)
-        scored = [e for e in out.events if isinstance(e, RoundScored | KlammernRoundScored)]
-        voided = [e for e in out.events if isinstance(e, DealVoided)]
-        for event in scored:
-            await self._round_summary(table, gtr, event.number)
-        for void in voided:  # Klammern: nobody played, the same dealer deals again (§9.3)
-            await self.messenger.send(
-                table.row.chat_id, messages.redeal(gtr, table.players(), void.dealer)
-            )
+        posts = [
+            await self._round_summary(table, gtr, e.number)
+            for e in out.events
+            if isinstance(e, RoundScored | KlammernRoundScored)
+        ]
+        posts += [  # Klammern: nobody played, the same dealer deals again (§9.3)
+            messages.redeal(gtr, table.players(), e.dealer)
+            for e in out.events
+            if isinstance(e, DealVoided)
+        ]
+        # The table message becomes the record of what just ended (the round's summary) and
+        # a new table message follows below: one edit and one send per round.
+        retired = False
+        for text in posts:
+            if not retired and await self._retire_table_message(table, text):
+                retired = True
+            else:
+                await self.messenger.send(table.row.chat_id, text)
         if (
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
         ):
-            await self._game_over(table, gtr, fresh=bool(scored))
+            await self._game_over(table, gtr, fresh=bool(posts), keep_old=retired)
             return
-        # After a round summary the table message moves below it (sent anew, old one deleted).
-        await self._table_message(table, gtr, fresh=bool(scored or voided))
+        await self._table_message(table, gtr, fresh=bool(posts), keep_old=retired)
         if out.changed or out.acted:
             await self._sync_hands(table, out)
 
@@ -182,10 +191,11 @@ class Presenter:
         *,
         fresh: bool = False,
         final: bool = False,
+        keep_old: bool = False,
     ) -> None:
         """Show ``rendered`` as the table message: edited in place (coalesced in groups), or
-        ``fresh`` (sent anew below the latest posts, the old one deleted). ``final`` skips
-        coalescing so the last word is never overwritten by a deferred edit."""
+        ``fresh`` (sent anew below the latest posts, the old one deleted unless ``keep_old``).
+        ``final`` skips coalescing so the last word is never overwritten by a deferred edit."""
         chat_id, old = table.row.chat_id, table.row.table_message_id
         kb = markup(rendered.keyboard, scope, table.game_id, table.version)
         coalesce = self.coalescer is not None and not table.is_private and not final
@@ -203,10 +213,22 @@ class Presenter:
         await self.service.repo.set_table_message(
             table.game_id, msg.message_id, expected_version=None
         )
-        if old is not None:
+        if old is not None and not keep_old:
             await self.messenger.delete(chat_id, old)
 
-    async def _table_message(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
+    async def _retire_table_message(self, table: Table, text: str) -> bool:
+        """Edit the table message into ``text`` without buttons, to stay in the chat as a
+        record; False when there is none (or it is gone)."""
+        old = table.row.table_message_id
+        if old is None:
+            return False
+        if self.coalescer is not None:
+            self.coalescer.cancel(table.row.chat_id, old)
+        return await self.messenger.edit(table.row.chat_id, old, text, None)
+
+    async def _table_message(
+        self, table: Table, tr: Translator, *, fresh: bool = False, keep_old: bool = False
+    ) -> None:
         assert table.state is not None
         if table.state.is_over:
             return
@@ -217,7 +239,7 @@ class Presenter:
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
         )
-        await self._show_table_message(table, rendered, "t", fresh=fresh)
+        await self._show_table_message(table, rendered, "t", fresh=fresh, keep_old=keep_old)
 
     # --- hands -------------------------------------------------------------------------------
 
@@ -326,18 +348,17 @@ class Presenter:
             chat_id = table.row.chat_id if table.is_private else user_id
             await self.messenger.send(chat_id, text)
 
-    async def _round_summary(self, table: Table, tr: Translator, number: int) -> None:
+    async def _round_summary(self, table: Table, tr: Translator, number: int) -> str:
+        """The summary of round ``number`` with the totals after it."""
         state = table.state
         assert state is not None
-        sheet = state.sheet()
-        rows = [r for r in sheet if r.number <= number]
-        if not rows:
-            return
+        rows = [r for r in state.sheet() if r.number <= number]
         totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
-        text = round_summary(rows[-1], table.players(), tr, totals=totals)
-        await self.messenger.send(table.row.chat_id, text)
+        return round_summary(rows[-1], table.players(), tr, totals=totals)
 
-    async def _game_over(self, table: Table, tr: Translator, *, fresh: bool = False) -> None:
+    async def _game_over(
+        self, table: Table, tr: Translator, *, fresh: bool = False, keep_old: bool = False
+    ) -> None:
         state = table.state
         assert state is not None
         players = table.players()
@@ -353,7 +374,9 @@ class Presenter:
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
         text = over + "\n\n" + sheet
         # Below the last round summary (sent anew, the old table message deleted).
-        await self._show_table_message(table, Rendered(text), "t", fresh=fresh, final=True)
+        await self._show_table_message(
+            table, Rendered(text), "t", fresh=fresh, final=True, keep_old=keep_old
+        )
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:
