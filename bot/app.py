@@ -58,7 +58,7 @@ def build_application(
     *,
     repository: Repository | None = None,
     computers: ComputerPlayers | None = None,
-    rate_limiter: bool = True,
+    rate_limiter: bool | AIORateLimiter = True,
     clock: Any = None,
     seeds: Any = None,
     edit_interval: float = TABLE_EDIT_INTERVAL,
@@ -70,7 +70,8 @@ def build_application(
         repository: an open repository (tests); by default ``config.database_path`` is opened
             in ``post_init``.
         computers: the computer-player runner (tests pass one with ``workers=0``).
-        rate_limiter: use PTB's ``AIORateLimiter`` (Telegram's limits).
+        rate_limiter: use PTB's ``AIORateLimiter`` with Telegram's limits (True), a given one,
+            or none (False).
         clock, seeds: injectable time and seed sources for the service (tests).
         edit_interval: least seconds between edits of a group's table message; bursts in
             between are merged into one edit (0: edit at once).
@@ -86,7 +87,8 @@ def build_application(
         base = config.telegram_api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
     if rate_limiter:
-        builder = builder.rate_limiter(cast(Any, AIORateLimiter(max_retries=3)))
+        limiter = AIORateLimiter(max_retries=3) if rate_limiter is True else rate_limiter
+        builder = builder.rate_limiter(cast(Any, limiter))
 
     extra: dict[str, Any] = {}
     if clock is not None:
