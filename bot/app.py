@@ -50,7 +50,7 @@ from storage import Repository, open_repository
 log = logging.getLogger(__name__)
 
 TABLE_EDIT_INTERVAL = 3.0
-"""Seconds between edits of one group's table message: 20 a minute, Telegram's group limit."""
+"""Seconds between two messages in one group: 20 a minute, Telegram's group limit."""
 
 
 def build_application(
@@ -73,8 +73,8 @@ def build_application(
         rate_limiter: use PTB's ``AIORateLimiter`` with Telegram's limits (True), a given one,
             or none (False).
         clock, seeds: injectable time and seed sources for the service (tests).
-        edit_interval: least seconds between edits of a group's table message; bursts in
-            between are merged into one edit (0: edit at once).
+        edit_interval: least seconds between two messages (sent or edited) in one group;
+            table edits in between are merged into one (0: no pacing, for tests).
     """
     builder = (
         ApplicationBuilder()
@@ -100,7 +100,7 @@ def build_application(
         repo = repository or await open_repository(config.database_path)
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
-        messenger = Messenger(app.bot, _migrated(service), _forbidden(service))
+        messenger = Messenger(app.bot, _migrated(service), _forbidden(service), edit_interval)
         coalescer = EditCoalescer(messenger, edit_interval, app.create_task)
         presenter = Presenter(
             service, messenger, config.default_language, app.bot.username, coalescer

@@ -7,6 +7,7 @@ PTB's ``AIORateLimiter`` (configured in :mod:`bot.app`) spaces the calls and ret
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -55,9 +56,17 @@ class Messenger:
         on_migrated: called with (old_chat_id, new_chat_id) when Telegram says a group became a
             supergroup; the call is then retried once in the new chat.
         on_forbidden: called with the chat id when Telegram refuses a private message (403).
+        group_interval: least seconds between two messages (sent or edited) in one group, so
+            a game stays within Telegram's ~20 messages a minute per group.
     """
 
-    def __init__(self, bot: Bot, on_migrated: OnMigrated, on_forbidden: OnForbidden) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        on_migrated: OnMigrated,
+        on_forbidden: OnForbidden,
+        group_interval: float = 0.0,
+    ) -> None:
         self.bot = bot
         self._on_migrated = on_migrated
         self._on_forbidden = on_forbidden
@@ -65,6 +74,8 @@ class Messenger:
         self.migrated: dict[int, int] = {}
         self.last_call: dict[int, float] = {}
         """Monotonic time of the last send or edit per chat (for :mod:`bot.coalesce`)."""
+        self.group_interval = group_interval
+        self._pace_locks: dict[int, asyncio.Lock] = {}
 
     async def send(
         self,
@@ -76,6 +87,7 @@ class Messenger:
     ) -> Message | None:
         """Send a message; None when Telegram refused it (logged, never raised)."""
         chat_id = self.migrated.get(chat_id, chat_id)
+        await self._pace(chat_id)
         for _ in range(2):
             try:
                 msg = await self.bot.send_message(
@@ -98,7 +110,6 @@ class Messenger:
                 log.warning("send to %s failed: %s", chat_id, exc)
                 return None
             self._shown[(chat_id, msg.message_id)] = (text, _key(reply_markup))
-            self.last_call[chat_id] = time.monotonic()
             return msg
         return None
 
@@ -113,7 +124,7 @@ class Messenger:
             return True
         if chat_id in self.migrated:
             return False
-        self.last_call[chat_id] = time.monotonic()
+        await self._pace(chat_id)
         try:
             await self.bot.edit_message_text(
                 text,
@@ -138,6 +149,20 @@ class Messenger:
             return False
         self._shown[(chat_id, message_id)] = shown
         return True
+
+    async def _pace(self, chat_id: int) -> None:
+        """Wait for this group's next free slot (``group_interval`` after the previous call)
+        and take it. Private chats are not paced."""
+        if chat_id < 0 and self.group_interval > 0:
+            lock = self._pace_locks.setdefault(chat_id, asyncio.Lock())
+            async with lock:
+                wait = self.last_call.get(chat_id, float("-inf")) + self.group_interval
+                wait -= time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                self.last_call[chat_id] = time.monotonic()
+        else:
+            self.last_call[chat_id] = time.monotonic()
 
     async def _migrated(self, old: int, new: int) -> None:
         self.migrated[old] = new
