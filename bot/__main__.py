@@ -16,15 +16,15 @@ def main() -> int:
     try:
         config = BotConfig()  # type: ignore[call-arg]  # values come from the environment
     except ValidationError as exc:
-        missing = [".".join(str(p) for p in e["loc"]) for e in exc.errors()]
-        if any(m == "telegram_bot_token" for m in missing):
-            print(
-                "TELEGRAM_BOT_TOKEN is not set. Put it in the environment or in .env "
-                "(see .env.example).",
-                file=sys.stderr,
-            )
-        else:
-            print(f"Invalid settings: {exc}", file=sys.stderr)
+        for error in exc.errors():
+            name = ".".join(str(p) for p in error["loc"]).upper()
+            if error["type"] == "missing":
+                print(
+                    f"{name} is not set. Put it in the environment or in .env (see .env.example).",
+                    file=sys.stderr,
+                )
+            else:
+                print(f"{name}: {error['msg']}", file=sys.stderr)
         return 2
     logging.basicConfig(
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -38,6 +38,14 @@ class BotConfig(BaseSettings):
     computer_workers: int = Field(default=1, ge=0, le=32)
     log_level: str = "INFO"
 
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _token(cls, value: SecretStr) -> SecretStr:
+        token = value.get_secret_value().strip()
+        if ":" not in token or not token.split(":", 1)[0].isdigit():
+            raise ValueError("TELEGRAM_BOT_TOKEN must look like 123456789:AbC... (from @BotFather)")
+        return SecretStr(token)
+
     @field_validator("default_language")
     @classmethod
     def _language(cls, value: str) -> str:
