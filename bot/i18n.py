@@ -109,14 +109,19 @@ def resolve_language(
             default falls back to Dutch.
         private: True when the text is for this user alone: a private chat (hand, welcome),
             and also callback-query alerts, which only the tapping user sees.
-            False for a group message everybody reads.
+            False for a group message everybody reads; then ``telegram_language_code`` is
+            that of the user the message answers (for a table: its creator).
 
     Returns:
         Private: the user's setting, else the Telegram language code, else the chat's setting,
-        else the default. Group: the chat's setting, else the default. Unsupported values are
-        skipped (``de-AT`` counts as ``de``).
+        else the default. Group (issue 3: "the group's setting, else the user's Telegram
+        language, else Dutch"): the chat's setting, else the Telegram language code, else the
+        default. Unsupported values are skipped (``de-AT`` counts as ``de``).
     """
-    chain = (user_language, telegram_language_code, chat_language) if private else (chat_language,)
+    if private:
+        chain = (user_language, telegram_language_code, chat_language)
+    else:
+        chain = (chat_language, telegram_language_code)
     for code in chain:
         lang = normalize_language(code)
         if lang is not None:

@@ -79,12 +79,14 @@ class Presenter:
         return lk
 
     async def group_tr(self, table: Table) -> Translator:
-        """The language of the table's chat."""
+        """The language of the table's chat: the table's or chat's setting, else the Telegram
+        language of the table's creator, else the default (issue 3)."""
         chat = await self.service.repo.get_chat(table.row.chat_id)
+        creator = await self.service.repo.get_user(table.row.creator_id)
         lang = resolve_language(
             table.row.language or (chat.language if chat else None),
             None,
-            None,
+            creator.telegram_language if creator else None,
             self.default_language,
             private=False,
         )

@@ -53,10 +53,11 @@ def test_unsupported_user_code_is_skipped_not_fatal() -> None:
     assert resolve_language("fr", "xx", "pt", private=True) == "fr"
 
 
-def test_group_uses_the_chats_setting_and_ignores_the_user() -> None:
+def test_group_uses_the_chats_setting_else_the_users_telegram_language() -> None:
     assert resolve_language("fr", "de", "en", private=False) == "fr"
-    assert resolve_language(None, "de", "en", private=False) == DEFAULT_LANGUAGE
-    assert resolve_language(None, "de", "en", "de", private=False) == "de"
+    assert resolve_language(None, "de", "en", private=False) == "en"
+    assert resolve_language(None, "de", "pt-BR", private=False) == DEFAULT_LANGUAGE
+    assert resolve_language(None, "de", None, "de", private=False) == "de"
 
 
 def test_default_language_is_dutch_and_a_bad_default_falls_back_to_dutch() -> None:
