@@ -1,0 +1,135 @@
+"""The game service without Telegram: lobby rules, permissions, compare-and-set versions,
+refusal codes, and the stored snapshot equal to a replay of the log (``design.md`` §3)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.computer import ComputerPlayers
+from bot.service import GameService, _snapshot
+from bot.tables import TableSettings
+from engine.record import replay_actions
+from storage import GameStatus, Repository, open_repository
+
+GROUP = -100
+
+
+async def _no() -> bool:
+    return False
+
+
+async def _yes() -> bool:
+    return True
+
+
+@pytest.fixture
+async def service() -> AsyncIterator[GameService]:
+    repo: Repository = await open_repository(":memory:")
+    seeds = itertools.count(7)
+    svc = GameService(
+        repo,
+        ComputerPlayers("random", 0),
+        default_timeout=0,
+        clock=lambda: 1000.0,
+        seeds=lambda: next(seeds),
+    )
+    try:
+        yield svc
+    finally:
+        svc.computers.shutdown()
+        await repo.close()
+
+
+async def _users(svc: GameService, *ids: int, started: bool = True) -> None:
+    for uid in ids:
+        await svc.touch_user(uid, f"user{uid}", "nl")
+        if started:
+            await svc.user_started(uid)
+
+
+async def test_one_table_per_chat_and_seating_rules(service: GameService) -> None:
+    await _users(service, 1, 2)
+    await _users(service, 3, started=False)
+    out = await service.open_table(GROUP, "group", "Club", 1, "user1")
+    assert out.ok and out.lobby and out.game_id is not None
+    gid = out.game_id
+    again = await service.open_table(GROUP, "group", "Club", 2, "user2")
+    assert again.refusal == "table_exists" and again.game_id == gid
+    table = await service.load(gid)
+    assert table is not None
+    v = table.version
+    seated = await service.lobby_action(gid, v, 1, "sit:0", _no)
+    assert seated.ok and seated.toast == "seated"
+    stale = await service.lobby_action(gid, v, 2, "sit:1", _no)
+    assert stale.refusal == "stale_button"
+    v += 1
+    taken = await service.lobby_action(gid, v, 2, "sit:0", _no)
+    assert taken.refusal == "seat_taken"
+    link = await service.lobby_action(gid, v, 3, "sit:2", _no)
+    assert link.url == f"j{gid}_2" and link.ok  # never started the bot: a deep link
+    assert (await service.lobby_action(gid, v, 2, "start", _no)).refusal == "not_in_game"
+    assert (await service.lobby_action(gid, v, 1, "start", _no)).refusal == "need_four_players"
+    assert (await service.lobby_action(gid, v, 2, "preset:next", _no)).refusal == (
+        "creator_or_admin_only"
+    )
+    assert (await service.lobby_action(gid, v, 2, "preset:next", _yes)).ok  # an admin may
+    assert (await service.lobby_action(gid, v + 1, 1, "nonsense", _no)).refusal == "malformed"
+
+
+async def test_play_refusals_versions_and_snapshot(service: GameService) -> None:
+    await _users(service, 1, 2, 3, 4)
+    gid = (await service.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    assert gid is not None
+    for uid in (1, 2, 3, 4):
+        table = await service.load(gid)
+        assert table is not None
+        assert (await service.lobby_action(gid, table.version, uid, f"sit:{uid - 1}", _no)).ok
+    table = await service.load(gid)
+    assert table is not None
+    started = await service.lobby_action(gid, table.version, 1, "start", _no)
+    assert started.ok and started.started
+    table = await service.load(gid)
+    assert table is not None and table.state is not None
+    to_act = table.state.to_act
+    assert to_act is not None
+    user = to_act + 1
+    other = (to_act + 1) % 4 + 1
+    assert (await service.act(gid, table.version, 99, "pass")).refusal == "not_in_game"
+    wrong = await service.act(gid, table.version, other, "pass")
+    assert wrong.refusal == "not_your_turn"
+    assert (await service.act(gid, table.version, user, "play:AS")).refusal == "wrong_phase"
+    assert (await service.act(gid, table.version, user, "fly:away")).refusal == "malformed"
+    ok = await service.act(gid, table.version, user, "choose:H")
+    assert ok.ok and ok.changed
+    double = await service.act(gid, table.version, user, "choose:H")
+    assert double.refusal in ("stale_button", "not_your_turn")
+    row = await service.repo.get_game(gid, with_actions=True)
+    assert row is not None and row.actions is not None and row.snapshot is not None
+    settings = TableSettings.from_json(row.settings)
+    replayed = replay_actions(settings.rules, row.seed, row.actions)
+    assert json.loads(row.snapshot) == _snapshot(replayed)
+    assert row.version == table.version + 1
+
+
+async def test_stop_needs_creator_or_admin(service: GameService) -> None:
+    await _users(service, 1, 2)
+    gid = (await service.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    assert gid is not None
+    assert (await service.stop(gid, 2, _no)).refusal == "creator_or_admin_only"
+    assert (await service.stop(gid, 2, _yes)).stopped
+    row = await service.repo.get_game(gid)
+    assert row is not None and row.status is GameStatus.ABANDONED
+    assert (await service.stop(gid, 1, _no)).refusal == "game_finished"
+
+
+async def test_private_chat_starts_a_solo_game_with_three_computers(service: GameService) -> None:
+    await _users(service, 5)
+    out = await service.open_table(5, "private", None, 5, "user5")
+    assert out.started and out.game_id is not None
+    table = await service.load(out.game_id)
+    assert table is not None and table.row.status is GameStatus.ACTIVE
+    assert [s.kind.value for s in table.row.seats] == ["computer", "computer", "human", "computer"]
