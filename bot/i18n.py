@@ -118,6 +118,7 @@ def resolve_language(
         language, else Dutch"): the chat's setting, else the Telegram language code, else the
         default. Unsupported values are skipped (``de-AT`` counts as ``de``).
     """
+    chain: tuple[str | None, ...]
     if private:
         chain = (user_language, telegram_language_code, chat_language)
     else:

@@ -3,13 +3,13 @@ message of a group that became a supergroup."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 
 from bot.callbacks import DeepLink, LanguageCallback, decode_deep_link
 from bot.context import Context, translator_for
 from bot.handlers.common import display_name, is_admin_check, remember_user
-from bot.i18n import LANGUAGES
+from bot.i18n import LANGUAGES, Translator
 from bot.render import messages
 from bot.render.reasons import Refusal, refusal_text
 from bot.render.rules_text import rules_text
@@ -97,12 +97,12 @@ async def _send_hand(update: Update, context: Context, link: DeepLink) -> None:
 
 async def cmd_score(update: Update, context: Context) -> None:
     """The boompje of this chat's game (the running one, or the last one)."""
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
-    if chat is None or message is None:
+    got = await _prelude(update, context)
+    if got is None:
         return
-    await remember_user(update, context)
+    chat, message, tr = got
+    user = update.effective_user
     data = context.app_data
-    tr = await translator_for(update, context)
     table = await data.service.open_table_of_chat(chat.id)
     if table is None:
         await message.reply_text(refusal_text(tr, Refusal.NO_TABLE_HERE))
@@ -115,12 +115,12 @@ async def cmd_score(update: Update, context: Context) -> None:
 
 async def cmd_stop(update: Update, context: Context) -> None:
     """Ask the creator or an admin to confirm ending the table."""
-    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
-    if chat is None or user is None or message is None:
+    got = await _prelude(update, context)
+    user = update.effective_user
+    if got is None or user is None:
         return
-    await remember_user(update, context)
+    chat, message, tr = got
     data = context.app_data
-    tr = await translator_for(update, context)
     table = await data.service.open_table_of_chat(chat.id)
     if table is None:
         await message.reply_text(refusal_text(tr, Refusal.NO_TABLE_HERE))
@@ -139,17 +139,14 @@ async def cmd_stop(update: Update, context: Context) -> None:
 
 async def cmd_language(update: Update, context: Context) -> None:
     """Language picker: for the group (admins only) or for the user in private."""
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
+    got = await _prelude(update, context)
+    if got is None:
         return
-    await remember_user(update, context)
-    tr = await translator_for(update, context)
+    chat, message, tr = got
     group = chat.type != ChatType.PRIVATE
     if group and not await is_admin_check(update, context)():
         await message.reply_text(refusal_text(tr, Refusal.ADMIN_ONLY))
         return
-    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
-
     rendered = messages.language_prompt(tr, tr.language)
     target = "c" if group else "u"
     rows = [
@@ -172,24 +169,32 @@ async def cmd_language(update: Update, context: Context) -> None:
 
 async def cmd_help(update: Update, context: Context) -> None:
     """What the commands do."""
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
+    got = await _prelude(update, context)
+    if got is None:
         return
-    await remember_user(update, context)
-    tr = await translator_for(update, context)
+    chat, _message, tr = got
     await context.app_data.presenter.messenger.send(chat.id, messages.help_text(tr))
 
 
 async def cmd_rules(update: Update, context: Context) -> None:
     """The rules of this chat's table (or the default preset)."""
-    chat, message = update.effective_chat, update.effective_message
-    if chat is None or message is None:
+    got = await _prelude(update, context)
+    if got is None:
         return
-    await remember_user(update, context)
-    tr = await translator_for(update, context)
+    chat, _message, tr = got
     table = await context.app_data.service.open_table_of_chat(chat.id)
     settings = table.settings.rules if table is not None else Settings()
     await context.app_data.presenter.messenger.send(chat.id, rules_text(tr, settings))
+
+
+async def _prelude(update: Update, context: Context) -> tuple[Chat, Message, Translator] | None:
+    """What every command needs: the chat, the message and the reader's translator (and the
+    user recorded). None for an update without a chat or message."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None or message is None:
+        return None
+    await remember_user(update, context)
+    return chat, message, await translator_for(update, context)
 
 
 async def on_migrate(update: Update, context: Context) -> None:
