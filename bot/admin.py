@@ -55,8 +55,9 @@ def export_game(game: Game) -> dict[str, Any]:
         "rounds": [],
         "totals": {"NS": 0, "EW": 0},
     }
-    if game.status is GameStatus.LOBBY or not game.actions:
-        if game.status is not GameStatus.LOBBY:
+    started = game.snapshot not in (None, "{}")
+    if not started or not game.actions:
+        if started and game.status is GameStatus.ACTIVE:
             state = replay_actions(settings.rules, game.seed, ())
             record["current_round"] = round_export(state.current) if state.current else None
         return record

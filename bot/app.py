@@ -40,7 +40,7 @@ from bot.handlers.commands import (
     cmd_stop,
     on_migrate,
 )
-from bot.i18n import LANGUAGES, get_translator
+from bot.i18n import LANGUAGES, get_translator, preload
 from bot.presenter import Presenter
 from bot.render import messages
 from bot.service import GameService
@@ -97,6 +97,7 @@ def build_application(
         extra["seeds"] = seeds
 
     async def post_init(app: KlaverjasApp) -> None:
+        preload()  # a broken catalogue fails here, not in the middle of a game
         repo = repository or await open_repository(config.database_path)
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
@@ -108,7 +109,7 @@ def build_application(
         app.bot_data["app"] = BotData(config, service, presenter)
         service.scheduler = _scheduler(app)
         await runner.start()
-        await _set_commands(app)
+        await _set_commands(app, config.default_language)
         for out in await service.resume():
             await presenter.present(out)
 
@@ -143,8 +144,12 @@ async def on_error(update: object, context: Context) -> None:
     """Log an unexpected error; never touches game state (``design.md`` §4)."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
+        query = update.callback_query
+        data = context.bot_data.get("app")
+        if isinstance(data, BotData) and query.id in data.answered:
+            return
         with contextlib.suppress(Exception):
-            await update.callback_query.answer()
+            await query.answer()
 
 
 def _scheduler(app: KlaverjasApp) -> Any:
@@ -191,12 +196,13 @@ def _forbidden(service: GameService) -> Any:
     return on_forbidden
 
 
-async def _set_commands(app: KlaverjasApp) -> None:
-    """Command menus per scope and language (``design.md`` §4)."""
-    for lang in LANGUAGES:
-        tr = get_translator(lang)
+async def _set_commands(app: KlaverjasApp, default_language: str) -> None:
+    """Command menus per scope and language (``design.md`` §4); users whose Telegram language
+    is none of ours see the default language's menu."""
+    for lang in (*LANGUAGES, None):
+        tr = get_translator(lang or default_language)
         commands = [BotCommand(name, desc) for name, desc in messages.command_descriptions(tr)]
-        code = None if lang == "en" else lang
+        code = lang
         for scope in (BotCommandScopeAllPrivateChats(), BotCommandScopeAllGroupChats()):
             try:
                 await app.bot.set_my_commands(commands, scope=scope, language_code=code)

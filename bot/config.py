@@ -35,7 +35,7 @@ class BotConfig(BaseSettings):
     default_language: str = "nl"
     turn_timeout_seconds: int = Field(default=60, ge=0, le=3600)
     computer_level: str = "strong"
-    computer_workers: int = Field(default=1, ge=0, le=32)
+    computer_workers: int = Field(default=2, ge=0, le=32)
     log_level: str = "INFO"
 
     @field_validator("telegram_bot_token")

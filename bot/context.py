@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from telegram import Update
@@ -18,11 +19,21 @@ if TYPE_CHECKING:
 
 @dataclass(slots=True)
 class BotData:
-    """What every handler needs, kept in ``application.bot_data["app"]``."""
+    """What every handler needs, kept in ``application.bot_data["app"]``.
+
+    ``answered`` remembers the latest answered callback query ids, so the error handler never
+    answers one a second time."""
 
     config: BotConfig
     service: GameService
     presenter: Presenter
+    answered: OrderedDict[str, None] = field(default_factory=OrderedDict)
+
+    def mark_answered(self, query_id: str) -> None:
+        """Record an answered callback query (keeps the latest 1,000)."""
+        self.answered[query_id] = None
+        while len(self.answered) > 1000:
+            self.answered.popitem(last=False)
 
 
 class Context(CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], dict[Any, Any]]):

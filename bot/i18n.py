@@ -53,7 +53,7 @@ DOMAIN = "messages"
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Translator:
-    """The texts of one language. Get one with :func:`get_translator` or :func:`translator_for`.
+    """The texts of one language. Get one with :func:`get_translator`.
 
     Attributes:
         language: the language code (one of :data:`LANGUAGES`).
@@ -160,22 +160,6 @@ def get_translator(language: str | None) -> Translator:
 @cache
 def _load(language: str) -> Translator:
     return Translator(language, compile_catalog(po_path(language)))
-
-
-def translator_for(
-    chat_language: str | None,
-    user_language: str | None,
-    telegram_language_code: str | None,
-    default: str = DEFAULT_LANGUAGE,
-    *,
-    private: bool,
-) -> Translator:
-    """:func:`resolve_language` then :func:`get_translator`: the one call a handler needs."""
-    return get_translator(
-        resolve_language(
-            chat_language, user_language, telegram_language_code, default, private=private
-        )
-    )
 
 
 def preload() -> None:

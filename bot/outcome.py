@@ -39,6 +39,9 @@ class Outcome:
         notices: extra things to tell the group.
         ended: the game is over (finished or stopped).
         stopped: the game was stopped (abandoned).
+        actor: the user who stopped it (None: the bot itself).
+        resync: redraw the table and the hands in place (after a restart or a language
+            change), without sending fresh hand messages.
     """
 
     game_id: int | None = None
@@ -55,6 +58,8 @@ class Outcome:
     notices: list[Notice] = field(default_factory=list)
     ended: bool = False
     stopped: bool = False
+    actor: int | None = None
+    resync: bool = False
 
     @property
     def ok(self) -> bool:
@@ -71,6 +76,8 @@ class Outcome:
         self.notices.extend(other.notices)
         self.ended = self.ended or other.ended
         self.stopped = self.stopped or other.stopped
+        self.actor = self.actor if self.actor is not None else other.actor
+        self.resync = self.resync or other.resync
         return self
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from bot.callbacks import DeepLink
 from bot.coalesce import EditCoalescer
@@ -65,12 +66,18 @@ class Presenter:
         self.default_language = default_language
         self.bot_username = bot_username
         self._locks: dict[int, asyncio.Lock] = {}
+        self._warned: set[tuple[int, int]] = set()
+        """(game, seat) whose player blocked the bot and was told so in the group."""
 
     # --- helpers -----------------------------------------------------------------------------
 
     def deep_link(self, link: DeepLink) -> str:
         """``https://t.me/<bot>?start=<payload>``."""
-        return f"https://t.me/{self.bot_username}?start={link.encode()}"
+        return self.start_link(link.encode())
+
+    def start_link(self, payload: str) -> str:
+        """The link that opens the private chat with ``/start <payload>``."""
+        return f"https://t.me/{self.bot_username}?start={payload}"
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         lk = self._locks.get(game_id)
@@ -104,7 +111,8 @@ class Presenter:
         )
         return get_translator(lang)
 
-    async def _title(self, table: Table) -> str:
+    async def title(self, table: Table) -> str:
+        """The group's title (empty for a private table): it labels the player's hand."""
         chat = await self.service.repo.get_chat(table.row.chat_id)
         return (chat.title or "") if chat and chat.chat_type != "private" else ""
 
@@ -125,11 +133,11 @@ class Presenter:
 
     async def _present(self, table: Table, out: Outcome) -> None:
         gtr = await self.group_tr(table)
+        if out.stopped:
+            await self._stopped(table, gtr, out.actor)
+            return
         if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
             await self.show_lobby(table, gtr)
-            return
-        if out.stopped:
-            await self._stopped(table, gtr)
             return
         for notice in out.notices:
             await self._notice(table, gtr, notice, out)
@@ -158,17 +166,12 @@ class Presenter:
             await self._game_over(table, gtr, fresh=bool(posts), keep_old=retired)
             return
         await self._table_message(table, gtr, fresh=bool(posts), keep_old=retired)
-        if out.changed or out.acted:
+        if out.changed or out.acted or out.resync:
             await self._sync_hands(table, out)
 
     async def show_lobby(self, table: Table, tr: Translator | None = None) -> None:
         """Draw (edit or send) the lobby message."""
         tr = tr or await self.group_tr(table)
-        if table.row.status is GameStatus.ABANDONED:
-            text = messages.lobby_cancelled(tr, "")
-            if table.row.table_message_id is not None:
-                await self.messenger.edit(table.row.chat_id, table.row.table_message_id, text, None)
-            return
         seats = [
             p if s.kind is not SeatKind.EMPTY else None
             for p, s in zip(table.players(), table.row.seats, strict=True)
@@ -260,7 +263,7 @@ class Presenter:
                 or (active and (int(seat) not in out.before or int(seat) in out.acted))
             ):
                 await self.send_hand(table, seat, user_id, fresh=True)
-            elif int(seat) in out.acted or int(seat) in out.before or active:
+            elif int(seat) in out.acted or int(seat) in out.before or active or out.resync:
                 await self.send_hand(table, seat, user_id, fresh=False)
 
     async def send_hand(self, table: Table, seat: Seat, user_id: int, *, fresh: bool) -> None:
@@ -275,7 +278,7 @@ class Presenter:
             obs,
             table.players(),
             tr,
-            table_title=await self._title(table),
+            table_title=await self.title(table),
             awaited=seat in awaited_seats(table, state),
         )
         if not table.is_private:
@@ -292,9 +295,13 @@ class Presenter:
             and await self.messenger.edit(old.chat_id, old.message_id, rendered.text, kb)
         ):
             return
+        if (table.game_id, int(seat)) in self._warned:
+            return  # the player blocked the bot: nothing to send until they are back
         msg = await self.messenger.send(chat_id, rendered.text, kb)
         if msg is None:
-            await self._unreachable(table, seat, user_id)
+            user = await self.service.repo.get_user(user_id)
+            if user is not None and not user.can_message:  # Telegram said 403
+                await self._unreachable(table, seat, user_id)
             return
         await self.service.repo.set_hand_message(
             table.game_id, int(seat), MessageRef(chat_id, msg.message_id), expected_version=None
@@ -303,10 +310,11 @@ class Presenter:
             await self.messenger.delete(old.chat_id, old.message_id)
 
     async def _unreachable(self, table: Table, seat: Seat, user_id: int) -> None:
-        """Telegram refused the private message: say so in the group with a deep link (the bot
-        never fails silently)."""
-        if table.is_private:
+        """Telegram refused the private message (403): say so in the group with a deep link,
+        once until the player is back (the bot never fails silently, nor floods the group)."""
+        if table.is_private or (table.game_id, int(seat)) in self._warned:
             return
+        self._warned.add((table.game_id, int(seat)))
         tr = await self.group_tr(table)
         name = table.players()[seat].name
         rendered = messages.need_private_chat(
@@ -315,6 +323,16 @@ class Presenter:
         await self.messenger.send(
             table.row.chat_id, rendered.text, markup(rendered.keyboard, "t", table.game_id, 0)
         )
+
+    async def user_back(self, user_id: int) -> None:
+        """The user (re)started the private chat: send the hands of all their running games."""
+        for row in await self.service.repo.games_of_user(user_id):
+            table = await self.service.load(row.game_id)
+            seat = table.seat_of(user_id) if table is not None else None
+            if table is None or seat is None:
+                continue
+            self._warned.discard((table.game_id, int(seat)))
+            await self.hand_hidden(table, seat, user_id)
 
     async def hand_hidden(self, table: Table, seat: Seat, user_id: int) -> None:
         """After a stale tap: send the player's current hand again."""
@@ -379,17 +397,20 @@ class Presenter:
         await self._show_table_message(
             table, Rendered(text), "t", fresh=fresh, final=True, keep_old=keep_old
         )
-        for seat, user_id in table.humans():
-            ref = table.row.seats[seat].hand_message
-            if ref is not None:
-                utr = await self.user_tr(user_id)
-                await self.messenger.edit(
-                    ref.chat_id, ref.message_id, messages.game_finished_notice(utr), None
-                )
+        await self._close_hands(table, messages.game_finished_notice)
 
-    async def _stopped(self, table: Table, tr: Translator) -> None:
-        text = messages.game_stopped(tr, "")
-        if table.state is not None and table.state.rounds:
+    async def _stopped(self, table: Table, tr: Translator, actor: int | None) -> None:
+        """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
+        message, with the sheet so far, and in every player's hand message."""
+        user = await self.service.repo.get_user(actor) if actor is not None else None
+        name = user.display_name if user is not None else ""
+        if table.state is None:
+            await self._show_table_message(
+                table, Rendered(messages.lobby_cancelled(tr, name)), "t", final=True
+            )
+            return
+        text = messages.game_stopped(tr, name)
+        if table.state.rounds:
             text += "\n\n" + render_sheet(
                 table.state.sheet(),
                 table.state.totals(),
@@ -400,13 +421,15 @@ class Presenter:
                 klammern_target=_target(table.state),
             )
         await self._show_table_message(table, Rendered(text), "t", final=True)
+        await self._close_hands(table, lambda utr: messages.game_stopped(utr, name))
+
+    async def _close_hands(self, table: Table, text: Callable[[Translator], str]) -> None:
+        """Replace every player's hand message by ``text`` in their language (no buttons)."""
         for seat, user_id in table.humans():
             ref = table.row.seats[seat].hand_message
             if ref is not None:
                 utr = await self.user_tr(user_id)
-                await self.messenger.edit(
-                    ref.chat_id, ref.message_id, messages.game_stopped(utr, ""), None
-                )
+                await self.messenger.edit(ref.chat_id, ref.message_id, text(utr), None)
 
     async def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
         """The boompje so far (``/score``)."""

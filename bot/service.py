@@ -30,6 +30,7 @@ from storage import (
     Game,
     GameStatus,
     Occupant,
+    OpenGameExists,
     Repository,
     SeatKind,
     StaleVersion,
@@ -42,6 +43,9 @@ Scheduler = Callable[[int, int, float], None]
 
 REMINDER_LEAD = 20
 """Seconds before the deadline at which the player is reminded (at most half the turn time)."""
+
+MAX_TIMEOUTS = 3
+"""Turn timeouts in a row after which an absent player's seat goes to a computer for good."""
 
 
 class GameService:
@@ -71,6 +75,7 @@ class GameService:
         self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, GameState]] = {}
+        self._timeouts: dict[tuple[int, int], int] = {}
         self.scheduler: Scheduler | None = None
 
     # --- loading -----------------------------------------------------------------------------
@@ -92,9 +97,22 @@ class GameService:
         row = await self.repo.open_game_of_chat(chat_id)
         return await self._table(row) if row is not None else None
 
+    async def score_tables(self, chat_id: int, user_id: int | None, private: bool) -> list[Table]:
+        """The tables ``/score`` shows: the chat's running game; in a private chat without one
+        the user's running games elsewhere; else the chat's most recent (finished) game."""
+        row = await self.repo.open_game_of_chat(chat_id)
+        if row is not None:
+            return [await self._table(row)]
+        if private and user_id is not None:
+            rows = await self.repo.games_of_user(user_id)
+            if rows:
+                return [await self._table(r) for r in rows]
+        latest = await self.repo.latest_game_of_chat(chat_id)
+        return [await self._table(latest)] if latest is not None else []
+
     async def _table(self, row: Game) -> Table:
         settings = TableSettings.from_json(row.settings)
-        if row.status is GameStatus.LOBBY:
+        if row.snapshot in (None, "{}"):  # never left the lobby
             return Table(row, settings, None)
         cached = self._cache.get(row.game_id)
         if cached is not None and cached[0] == row.action_count:
@@ -119,6 +137,34 @@ class GameService:
         if await self.repo.get_user(user_id) is not None:
             await self.repo.set_can_message(user_id, False, now=self.clock())
 
+    async def set_chat_language(
+        self, chat_id: int, chat_type: str, title: str | None, language: str
+    ) -> list[Outcome]:
+        """``/language`` in a group (by an admin): the chat's texts; its table is redrawn."""
+        now = self.clock()
+        await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
+        await self.repo.set_chat_language(chat_id, language, now=now)
+        row = await self.repo.open_game_of_chat(chat_id)
+        if row is None:
+            return []
+        return [Outcome(game_id=row.game_id, resync=True, lobby=row.status is GameStatus.LOBBY)]
+
+    async def set_user_language(self, user_id: int, language: str) -> list[Outcome]:
+        """``/language`` in private: the user's own texts; their hands are redrawn."""
+        await self.repo.set_user_language(user_id, language, now=self.clock())
+        rows = await self.repo.games_of_user(user_id)
+        return [Outcome(game_id=row.game_id, resync=True) for row in rows]
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> Outcome:
+        """A group became a supergroup (new chat id): move its games (one UPDATE) and forget
+        the table message, which lives in the old chat; the presenter draws it anew."""
+        moved = await self.repo.migrate_chat(old_chat_id, new_chat_id, now=self.clock())
+        row = await self.repo.open_game_of_chat(new_chat_id)
+        if row is None or not moved.games_moved:  # nothing here, or moved already
+            return Outcome()
+        await self.repo.set_table_message(row.game_id, None, expected_version=None)
+        return Outcome(game_id=row.game_id, resync=True, lobby=row.status is GameStatus.LOBBY)
+
     # --- opening a table ---------------------------------------------------------------------
 
     async def open_table(
@@ -132,21 +178,26 @@ class GameService:
         if existing is not None:
             return refused("table_exists", existing.game_id)
         settings = self._defaults(chat.table_defaults)
-        if chat_type == "private":
-            seats = [
-                Occupant.computer("N"),
-                Occupant.computer("E"),
-                Occupant.human(user_id, name),
-                Occupant.computer("W"),
-            ]
+        try:
+            if chat_type == "private":
+                # Alone with three computers: nobody waits for the player, so no turn timer.
+                solo = TableSettings(settings.rules, 0)
+                seats = [
+                    Occupant.computer("N"),
+                    Occupant.computer("E"),
+                    Occupant.human(user_id, name),
+                    Occupant.computer("W"),
+                ]
+                row = await self.repo.create_game(
+                    chat_id, user_id, solo.to_json(), self._seeds(), now=now, seats=seats
+                )
+                async with self.lock(row.game_id):
+                    return await self._start(await self._table(row))
             row = await self.repo.create_game(
-                chat_id, user_id, settings.to_json(), self._seeds(), now=now, seats=seats
+                chat_id, user_id, settings.to_json(), self._seeds(), now=now
             )
-            async with self.lock(row.game_id):
-                return await self._start(await self._table(row))
-        row = await self.repo.create_game(
-            chat_id, user_id, settings.to_json(), self._seeds(), now=now
-        )
+        except OpenGameExists as exc:  # two /klaverjas at the same moment
+            return refused("table_exists", exc.game_id)
         return Outcome(game_id=row.game_id, lobby=True)
 
     def _defaults(self, stored: str | None) -> TableSettings:
@@ -178,7 +229,13 @@ class GameService:
                 return refused(
                     "game_already_started" if table.is_open else "game_finished", game_id
                 )
-            if version != table.version:
+            # Seat taps are judged on the table as it is now (a group fills a table in a rush);
+            # start, cancel and settings need the lobby the tapper saw.
+            if version != table.version and action.split(":", maxsplit=1)[0] not in (
+                "sit",
+                "leave",
+                "bot",
+            ):
                 out = refused("stale_button", game_id)
                 out.lobby = True
                 return out
@@ -191,7 +248,10 @@ class GameService:
         gid, now = table.game_id, self.clock()
         seat = table.seat_of(user_id)
         seated = seat is not None
-        may_manage = user_id == table.row.creator_id or await is_admin()
+
+        async def may_manage() -> bool:  # asks Telegram only when needed
+            return user_id == table.row.creator_id or await is_admin()
+
         if action.startswith("sit:"):
             try:
                 target = Seat.parse(action[4:])
@@ -215,34 +275,25 @@ class GameService:
             await self.repo.set_seats(gid, table.version, {int(seat): Occupant.empty()}, now=now)
             return Outcome(game_id=gid, lobby=True, toast="left")
         if action in ("bot:add", "bot:remove"):
-            if not (may_manage or seated):
+            if not (seated or await may_manage()):
                 return refused("not_in_game", gid)
             return await self._computer_seat(table, action == "bot:add")
         if action in ("preset:next", "rounds:toggle", "timeout:next", "auto_declare:toggle"):
-            if not may_manage:
+            if not await may_manage():
                 return refused("creator_or_admin_only", gid)
             new = _next_setting(table.settings, action)
             await self.repo.set_settings(gid, table.version, new.to_json(), now=now)
             return Outcome(game_id=gid, lobby=True)
         if action == "start":
-            if not (may_manage or seated):
+            if not (seated or await may_manage()):
                 return refused("not_in_game", gid)
             if not table.full:
                 return refused("need_four_players", gid)
             return await self._start(table)
         if action == "cancel":
-            if not may_manage:
+            if not await may_manage():
                 return refused("creator_or_admin_only", gid)
-            await self.repo.append_actions(
-                gid,
-                table.version,
-                [],
-                snapshot="{}",
-                status=GameStatus.ABANDONED,
-                timer=None,
-                now=now,
-            )
-            return Outcome(game_id=gid, lobby=True, stopped=True, ended=True)
+            return await self._abandon(table, user_id)
         return refused("malformed", gid)
 
     async def _computer_seat(self, table: Table, add: bool) -> Outcome:
@@ -296,6 +347,10 @@ class GameService:
     # --- the game ----------------------------------------------------------------------------
 
     async def _start(self, table: Table) -> Outcome:
+        if not table.is_private:  # the group's next table starts with these settings
+            await self.repo.set_chat_defaults(
+                table.row.chat_id, table.settings.to_json(), now=self.clock()
+            )
         state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
         out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
         await self._commit(table, state, [], out)
@@ -338,39 +393,44 @@ class GameService:
                 await self._commit(table, new_state, actions, out)
             except StaleVersion:
                 return refused("stale_button", game_id)
+            self._timeouts.pop((game_id, int(seat)), None)  # the player is here
             return out
 
-    async def run_computers(self, game_id: int, takeover: int | None = None) -> Outcome:
+    async def run_computers(self, game_id: int) -> Outcome:
         """Let computer seats act while it is their turn (and claim roem for their team), then
-        save all their actions in one write. ``takeover``: a human seat whose turn timed out;
-        the computer plays that one turn for them."""
+        save all their actions in one write."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            out = Outcome(game_id=game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
-                return out
-            state = table.state
-            out.before = _active(state, table)
-            actions: list[Action] = []
-            while not state.is_over:
-                action = await self._computer_action(table, state, actions, takeover)
-                if action is None:
-                    break
-                if takeover is not None and action.seat == takeover:
-                    out.notices.append(Notice("timeout", takeover))
-                    out.acted.add(takeover)
-                    takeover = None
-                state, events = state.apply(action)
-                actions.append(action)
-                out.events.extend(events)
-            if not actions:
-                return out
-            out.changed = True
-            try:
-                await self._commit(table, state, actions, out)
-            except StaleVersion:
                 return Outcome(game_id=game_id)
+            return await self._run_computers(table)
+
+    async def _run_computers(self, table: Table, takeover: int | None = None) -> Outcome:
+        """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
+        turn timed out; the computer plays that one turn for them."""
+        assert table.state is not None
+        state = table.state
+        out = Outcome(game_id=table.game_id, before=_active(state, table))
+        actions: list[Action] = []
+        while not state.is_over:
+            action = await self._computer_action(table, state, actions, takeover)
+            if action is None:
+                break
+            if takeover is not None and action.seat == takeover:
+                out.notices.append(Notice("timeout", takeover))
+                out.acted.add(takeover)
+                takeover = None
+            state, events = state.apply(action)
+            actions.append(action)
+            out.events.extend(events)
+        if not actions:
             return out
+        out.changed = True
+        try:
+            await self._commit(table, state, actions, out)
+        except StaleVersion:
+            return Outcome(game_id=table.game_id)
+        return out
 
     async def _computer_action(
         self, table: Table, state: GameState, done: Sequence[Action], takeover: int | None
@@ -408,6 +468,8 @@ class GameService:
         )
         self._cache[table.game_id] = (table.row.action_count + len(actions), state)
         out.ended = out.ended or state.is_over
+        if state.is_over:
+            self._forget(table.game_id)
         if timer is not None and self.scheduler is not None:
             self.scheduler(table.game_id, version, self._wake_at(timer, table.settings))
 
@@ -429,12 +491,14 @@ class GameService:
         return timer.deadline_at if timer.reminded else timer.deadline_at - lead
 
     async def timer_fired(self, game_id: int, version: int) -> Outcome:
-        """A turn timer woke up: remind the player first, then let the computer play for them.
-        A timer of an older version (the player acted meanwhile) does nothing."""
+        """A turn timer woke up: remind the player first, then let the computer play for them;
+        after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. A
+        timer of an older version (the player acted meanwhile) does nothing."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             if (
                 table is None
+                or table.state is None
                 or table.row.status is not GameStatus.ACTIVE
                 or table.version != version
                 or table.row.timer is None
@@ -449,19 +513,33 @@ class GameService:
                 if timer.reminded:
                     return Outcome(game_id=game_id)
                 return Outcome(game_id=game_id, notices=[Notice("reminder", timer.seat)])
-        return await self.run_computers(game_id, takeover=timer.seat)
+            key = (game_id, timer.seat)
+            self._timeouts[key] = self._timeouts.get(key, 0) + 1
+            if self._timeouts[key] < MAX_TIMEOUTS or table.kind(timer.seat) is not SeatKind.HUMAN:
+                return await self._run_computers(table, takeover=timer.seat)
+            del self._timeouts[key]
+            await self.repo.set_seats(
+                game_id, version, {timer.seat: Occupant.computer("computer")}, now=self.clock()
+            )
+            table = await self.load(game_id)
+            assert table is not None
+            out = Outcome(game_id=game_id, notices=[Notice("absent", timer.seat)])
+            out.acted.add(timer.seat)
+            return out.merge(await self._run_computers(table))
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
-        """A seated player hands their seat to a computer player for the rest of the game."""
+        """A seated player hands their seat to a computer player for the rest of the game.
+        When no human is left the table is stopped."""
         async with self.lock(game_id):
             table = await self.load(game_id)
-            if table is None or table.row.status is not GameStatus.ACTIVE:
+            if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return refused("game_finished", game_id)
             seat = table.seat_of(user_id)
             if seat is None:
                 return refused("not_in_game", game_id)
+            before = _active(table.state, table)
             try:
-                await self.repo.set_seats(
+                version = await self.repo.set_seats(
                     game_id,
                     table.version,
                     {int(seat): Occupant.computer("computer")},
@@ -469,9 +547,17 @@ class GameService:
                 )
             except StaleVersion:
                 return refused("stale_button", game_id)
+            table = await self.load(game_id)
+            assert table is not None
+            if not table.humans():
+                return await self._abandon(table, user_id)
+            timer = table.row.timer
+            if timer is not None and self.scheduler is not None:  # re-arm at the new version
+                self.scheduler(game_id, version, self._wake_at(timer, table.settings))
             out = Outcome(game_id=game_id, changed=True, notices=[Notice("handover", int(seat))])
             out.acted.add(int(seat))
-        return out.merge(await self.run_computers(game_id))
+            out.before = before
+            return out.merge(await self._run_computers(table))
 
     async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""
@@ -481,34 +567,46 @@ class GameService:
                 return refused("game_finished", game_id)
             if user_id != table.row.creator_id and not await is_admin():
                 return refused("creator_or_admin_only", game_id)
-            await self.repo.append_actions(
-                game_id,
-                table.version,
-                [],
-                snapshot=table.row.snapshot or "{}",
-                status=GameStatus.ABANDONED,
-                timer=None,
-                now=self.clock(),
-            )
-            return Outcome(
-                game_id=game_id,
-                stopped=True,
-                ended=True,
-                changed=True,
-                lobby=table.row.status is GameStatus.LOBBY,
-            )
+            return await self._abandon(table, user_id)
+
+    async def _abandon(self, table: Table, user_id: int | None) -> Outcome:
+        """End an open table (lock held); ``user_id``: who ended it."""
+        await self.repo.append_actions(
+            table.game_id,
+            table.version,
+            [],
+            snapshot=table.row.snapshot or "{}",
+            status=GameStatus.ABANDONED,
+            timer=None,
+            now=self.clock(),
+        )
+        self._forget(table.game_id)
+        return Outcome(
+            game_id=table.game_id,
+            stopped=True,
+            ended=True,
+            changed=True,
+            lobby=table.row.status is GameStatus.LOBBY,
+            actor=user_id,
+        )
+
+    def _forget(self, game_id: int) -> None:
+        """Drop the in-memory state of a game that ended (keeps memory flat over time)."""
+        self._cache.pop(game_id, None)
+        for key in [k for k in self._timeouts if k[0] == game_id]:
+            del self._timeouts[key]
 
     async def resume(self) -> list[Outcome]:
-        """After a restart: re-arm every running timer and let computers finish their turns.
-        Returns what changed, for the presenter."""
+        """After a restart: re-arm every running timer, let computers finish their turns, and
+        have every running table redrawn (the process may have died between saving a move
+        and showing it). Returns one outcome per active game, for the presenter."""
         outcomes = []
         for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
             if row.timer is not None and self.scheduler is not None:
                 table = await self._table(row)
                 self.scheduler(row.game_id, row.version, self._wake_at(row.timer, table.settings))
-            out = await self.run_computers(row.game_id)
-            if out.changed:
-                outcomes.append(out)
+            out = Outcome(game_id=row.game_id, resync=True)
+            outcomes.append(out.merge(await self.run_computers(row.game_id)))
         return outcomes
 
 

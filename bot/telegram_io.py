@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
@@ -17,9 +18,12 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from bot.callbacks import game_button
-from bot.render.common import Keyboard, Rendered
+from bot.render.common import Keyboard
 
 log = logging.getLogger(__name__)
+
+SHOWN_LIMIT = 10_000
+"""Messages whose current content the messenger remembers."""
 
 OnMigrated = Callable[[int, int], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
@@ -70,7 +74,7 @@ class Messenger:
         self.bot = bot
         self._on_migrated = on_migrated
         self._on_forbidden = on_forbidden
-        self._shown: dict[tuple[int, int], tuple[str, object]] = {}
+        self._shown: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
         self.migrated: dict[int, int] = {}
         self.last_call: dict[int, float] = {}
         """Monotonic time of the last send or edit per chat (for :mod:`bot.coalesce`)."""
@@ -109,7 +113,7 @@ class Messenger:
             except TelegramError as exc:
                 log.warning("send to %s failed: %s", chat_id, exc)
                 return None
-            self._shown[(chat_id, msg.message_id)] = (text, _key(reply_markup))
+            self._remember(chat_id, msg.message_id, (text, _key(reply_markup)))
             return msg
         return None
 
@@ -147,8 +151,16 @@ class Messenger:
         except TelegramError as exc:
             log.warning("edit of %s/%s failed: %s", chat_id, message_id, exc)
             return False
-        self._shown[(chat_id, message_id)] = shown
+        self._remember(chat_id, message_id, shown)
         return True
+
+    def _remember(self, chat_id: int, message_id: int, shown: tuple[str, object]) -> None:
+        """What a message shows now, for skipping edits that change nothing (the latest
+        :data:`SHOWN_LIMIT` messages)."""
+        self._shown[(chat_id, message_id)] = shown
+        self._shown.move_to_end((chat_id, message_id))
+        while len(self._shown) > SHOWN_LIMIT:
+            self._shown.popitem(last=False)
 
     async def _pace(self, chat_id: int) -> None:
         """Wait for this group's next free slot (``group_interval`` after the previous call)
@@ -175,23 +187,6 @@ class Messenger:
             await self.bot.delete_message(chat_id, message_id)
         except TelegramError as exc:
             log.debug("delete of %s/%s failed: %s", chat_id, message_id, exc)
-
-    async def show(
-        self,
-        chat_id: int,
-        message_id: int | None,
-        rendered: Rendered,
-        scope: str,
-        game_id: int,
-        version: int,
-    ) -> int | None:
-        """Edit ``message_id`` to ``rendered`` or, when there is none or it is gone, send a new
-        message. Returns the message id now showing it (None if Telegram refused)."""
-        kb = markup(rendered.keyboard, scope, game_id, version)
-        if message_id is not None and await self.edit(chat_id, message_id, rendered.text, kb):
-            return message_id
-        msg = await self.send(chat_id, rendered.text, kb)
-        return msg.message_id if msg is not None else None
 
 
 def _key(reply_markup: InlineKeyboardMarkup | None) -> object:

@@ -209,6 +209,10 @@ class Repository(Protocol):
     async def open_game_of_chat(self, chat_id: int, *, with_actions: bool = False) -> Game | None:
         """The chat's ``lobby`` or ``active`` game (there is at most one), or ``None``."""
 
+    async def latest_game_of_chat(self, chat_id: int) -> Game | None:
+        """The chat's most recent game whatever its status (for ``/score`` after the end),
+        or ``None``."""
+
     async def games_by_status(self, statuses: Collection[GameStatus]) -> list[Game]:
         """All games in one of ``statuses`` (e.g. ``{ACTIVE}`` at start-up to re-arm timers and
         resume computer turns)."""

@@ -396,6 +396,15 @@ class SqliteRepository:
         )
         return found[0] if found else None
 
+    async def latest_game_of_chat(self, chat_id: int) -> Game | None:
+        """See :meth:`Repository.latest_game_of_chat`."""
+        found = await self._games(
+            "g.game_id = (SELECT MAX(game_id) FROM games WHERE chat_id = ?)",
+            (chat_id,),
+            with_actions=False,
+        )
+        return found[0] if found else None
+
     async def games_by_status(self, statuses: Collection[GameStatus]) -> list[Game]:
         """See :meth:`Repository.games_by_status`."""
         wanted = sorted({GameStatus(s) for s in statuses})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 
 from telegram import Message, Update
 from telegram.error import TelegramError
@@ -16,12 +17,14 @@ from bot.handlers.common import is_admin_check, remember_user
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outcome import Outcome, refused
 from bot.render import messages
-from bot.render.reasons import Refusal, explain, refusal_text
+from bot.render.common import Player
+from bot.render.reasons import ALERT_LIMIT, Refusal, explain, refusal_text
+from bot.telegram_io import markup
 from engine.cards import Seat
 
 log = logging.getLogger(__name__)
 
-ALERT_LIMIT = 200
+BOT_REFUSALS = frozenset(r.value for r in Refusal)
 
 
 async def on_button(update: Update, context: Context) -> None:
@@ -35,10 +38,10 @@ async def on_button(update: Update, context: Context) -> None:
     try:
         parsed = decode(query.data)
     except MalformedCallback:
-        await _answer(update, tr, refused(Refusal.MALFORMED.value))
+        await _answer(update, context, tr, refused(Refusal.MALFORMED.value))
         return
     if isinstance(parsed, LanguageCallback):
-        await _language(update, context, parsed)
+        await _language(update, context, parsed, tr)
         return
     user_id = query.from_user.id
     service = data.service
@@ -54,34 +57,44 @@ async def on_button(update: Update, context: Context) -> None:
             is_admin_check(update, context),
         )
     elif parsed.scope == "a" and parsed.action in ("handover", "handover:no"):
-        await _answer(update, tr, Outcome(game_id=parsed.game_id))
-        await _handover_prompt(update, context, parsed, tr, confirm=parsed.action == "handover")
+        await _handover_prompt(update, context, parsed, tr)
         return
     elif parsed.scope == "a" and parsed.action == "handover:yes":
         out = await service.handover(parsed.game_id, user_id)
     elif parsed.scope == "a":
         out = await service.act(parsed.game_id, parsed.version, user_id, parsed.action)
     elif parsed.scope == "s":
-        out = await _stop(update, context, parsed)
+        await _stop(update, context, parsed, tr)
+        return
     else:  # "t": table-message buttons carry only links today
         out = refused(Refusal.MALFORMED.value)
-    await _answer(update, tr, out)
+    await _answer(update, context, tr, out, await _players(context, out))
     if out.refusal == Refusal.STALE_BUTTON.value and out.acted and out.game_id is not None:
         table = await service.load(out.game_id)
-        if table is not None:
-            seat = table.seat_of(user_id)
-            if seat is not None:
-                await data.presenter.hand_hidden(table, seat, user_id)
+        seat = table.seat_of(user_id) if table is not None else None
+        if table is not None and seat is not None:
+            await data.presenter.hand_hidden(table, seat, user_id)
         return
-    if not out.ok:
-        if out.lobby and out.game_id is not None:
-            await data.presenter.present(out)
-        return
+    if out.ok or out.lobby:
+        await _present_and_continue(context, out)
+
+
+async def _present_and_continue(context: Context, out: Outcome) -> None:
+    """Show what happened, then let the computers move and show that too."""
+    data = context.app_data
     await data.presenter.present(out)
-    if out.changed and out.game_id is not None and not out.ended:
-        more = await service.run_computers(out.game_id)
+    if out.ok and out.changed and out.game_id is not None and not out.ended:
+        more = await data.service.run_computers(out.game_id)
         if more.changed:
             await data.presenter.present(more)
+
+
+async def _players(context: Context, out: Outcome) -> Sequence[Player] | None:
+    """The table's players, to name them in a rule refusal ("Anna is to play")."""
+    if out.refusal is None or out.refusal in BOT_REFUSALS or out.game_id is None:
+        return None
+    table = await context.app_data.service.load(out.game_id)
+    return table.players() if table is not None else None
 
 
 async def _probe_private_chat(update: Update, context: Context) -> None:
@@ -99,7 +112,13 @@ async def _probe_private_chat(update: Update, context: Context) -> None:
         await data.service.user_started(user.id)
 
 
-async def _answer(update: Update, tr: Translator, out: Outcome) -> None:
+async def _answer(
+    update: Update,
+    context: Context,
+    tr: Translator,
+    out: Outcome,
+    players: Sequence[Player] | None = None,
+) -> None:
     """Answer the callback query exactly once: an alert for a refusal, a toast or a deep link
     otherwise."""
     query = update.callback_query
@@ -108,50 +127,52 @@ async def _answer(update: Update, tr: Translator, out: Outcome) -> None:
     alert = False
     if out.refusal is not None:
         alert = True
-        if out.refusal in {r.value for r in Refusal}:
+        if out.refusal in BOT_REFUSALS:
             text = refusal_text(tr, out.refusal)
         else:
-            text = explain(tr, out.refusal, out.details)
+            text = explain(tr, out.refusal, out.details, players)
     elif out.toast == "seated":
         text = messages.ack_seated(tr, Seat(out.details.get("seat", 0)))
     elif out.toast == "left":
         text = messages.ack_left(tr)
     elif out.toast == "already_seated":
         text = refusal_text(tr, Refusal.ALREADY_SEATED)
+    context.app_data.mark_answered(query.id)
     try:
         if out.url:
-            await query.answer(url=_bot_link(update, out.url))
+            await query.answer(url=context.app_data.presenter.start_link(out.url))
         else:
             await query.answer(text[:ALERT_LIMIT] if text else None, show_alert=alert)
     except TelegramError as exc:
         log.info("answering callback failed: %s", exc)
 
 
-def _bot_link(update: Update, payload: str) -> str:
-    bot = update.get_bot()
-    return f"https://t.me/{bot.username}?start={payload}"
-
-
 async def _handover_prompt(
-    update: Update, context: Context, parsed: GameCallback, tr: Translator, *, confirm: bool
+    update: Update, context: Context, parsed: GameCallback, tr: Translator
 ) -> None:
-    """The two-step "let the computer play for me" in the private hand message."""
+    """The two-step "let the computer play for me", only in the player's own hand message."""
     query = update.callback_query
-    assert query is not None and query.message is not None
+    assert query is not None
     data = context.app_data
     table = await data.service.load(parsed.game_id)
-    if table is None or query.from_user is None:
+    seat = table.seat_of(query.from_user.id) if table is not None else None
+    hand = table.row.seats[seat].hand_message if table is not None and seat is not None else None
+    message = query.message
+    if (
+        table is None
+        or seat is None
+        or hand is None
+        or not isinstance(message, Message)
+        or (message.chat.id, message.message_id) != (hand.chat_id, hand.message_id)
+    ):
+        await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND.value))
         return
-    seat = table.seat_of(query.from_user.id)
-    if seat is None:
-        return
-    if confirm:
-        from bot.telegram_io import markup
-
+    await _answer(update, context, tr, Outcome(game_id=table.game_id))
+    if parsed.action == "handover":
         rendered = messages.handover_confirm(tr)
         await data.presenter.messenger.edit(
-            query.message.chat.id,
-            query.message.message_id,
+            hand.chat_id,
+            hand.message_id,
             rendered.text,
             markup(rendered.keyboard, "a", table.game_id, table.version),
         )
@@ -159,46 +180,64 @@ async def _handover_prompt(
         await data.presenter.hand_hidden(table, seat, query.from_user.id)
 
 
-async def _stop(update: Update, context: Context, parsed: GameCallback) -> Outcome:
+async def _stop(update: Update, context: Context, parsed: GameCallback, tr: Translator) -> None:
+    """The /stop confirmation: only the creator or an admin may answer it, and only on the
+    confirmation message itself (never on the table)."""
     query = update.callback_query
     assert query is not None
-    if parsed.action != "stop:yes":
-        if isinstance(query.message, Message):
-            with contextlib.suppress(TelegramError):
-                await query.message.delete()
-        return Outcome()
-    return await context.app_data.service.stop(
-        parsed.game_id, query.from_user.id, is_admin_check(update, context)
-    )
+    data = context.app_data
+    table = await data.service.load(parsed.game_id)
+    message = query.message
+    if (
+        table is None
+        or not isinstance(message, Message)
+        or message.chat.id != table.row.chat_id
+        or message.message_id == table.row.table_message_id
+        or parsed.action not in ("stop:yes", "stop:no")
+    ):
+        await _answer(update, context, tr, refused(Refusal.MALFORMED.value))
+        return
+    is_admin = is_admin_check(update, context)
+    if query.from_user.id != table.row.creator_id and not await is_admin():
+        await _answer(update, context, tr, refused(Refusal.CREATOR_OR_ADMIN_ONLY.value))
+        return
+    out = Outcome(game_id=table.game_id)
+    if parsed.action == "stop:yes":
+        out = await data.service.stop(parsed.game_id, query.from_user.id, is_admin)
+    await _answer(update, context, tr, out)
+    if out.ok:
+        with contextlib.suppress(TelegramError):
+            await message.delete()
+        if out.stopped:
+            await data.presenter.present(out)
 
 
-async def _language(update: Update, context: Context, parsed: LanguageCallback) -> None:
+async def _language(
+    update: Update, context: Context, parsed: LanguageCallback, tr: Translator
+) -> None:
+    """A language button: the group's language (admins) or the user's own (private)."""
     query = update.callback_query
     assert query is not None
-    repo = context.app_data.service.repo
-    now = context.app_data.service.clock()
+    data = context.app_data
     if parsed.language not in LANGUAGES:
-        await query.answer(
-            refusal_text(get_translator("en"), Refusal.UNKNOWN_LANGUAGE), show_alert=True
-        )
+        await _answer(update, context, tr, refused(Refusal.UNKNOWN_LANGUAGE.value))
         return
     chat = update.effective_chat
     if parsed.target == "c" and chat is not None and chat.type != "private":
         if not await is_admin_check(update, context)():
-            tr = await translator_for(update, context, private=True)
-            await query.answer(refusal_text(tr, Refusal.ADMIN_ONLY), show_alert=True)
+            await _answer(update, context, tr, refused(Refusal.ADMIN_ONLY.value))
             return
-        await repo.upsert_chat(chat.id, chat.type, chat.title, now=now)
-        await repo.set_chat_language(chat.id, parsed.language, now=now)
+        outcomes = await data.service.set_chat_language(
+            chat.id, chat.type, chat.title, parsed.language
+        )
     else:
-        await repo.set_user_language(query.from_user.id, parsed.language, now=now)
-    tr = get_translator(parsed.language)
-    await query.answer(messages.language_set(tr)[:ALERT_LIMIT])
+        outcomes = await data.service.set_user_language(query.from_user.id, parsed.language)
+    new = get_translator(parsed.language)
+    data.mark_answered(query.id)
+    with contextlib.suppress(TelegramError):
+        await query.answer(messages.language_set(new)[:ALERT_LIMIT])
     if isinstance(query.message, Message):
         with contextlib.suppress(TelegramError):
-            await query.message.edit_text(messages.language_set(tr))
-    table = await context.app_data.service.open_table_of_chat(chat.id) if chat else None
-    if table is not None:
-        await context.app_data.presenter.present(
-            Outcome(game_id=table.game_id, changed=True, lobby=table.state is None)
-        )
+            await query.message.edit_text(messages.language_set(new))
+    for out in outcomes:
+        await data.presenter.present(out)

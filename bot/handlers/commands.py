@@ -3,10 +3,12 @@ message of a group that became a supergroup."""
 
 from __future__ import annotations
 
+import html
+
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
 
-from bot.callbacks import DeepLink, LanguageCallback, decode_deep_link
+from bot.callbacks import LanguageCallback, decode_deep_link
 from bot.context import Context, translator_for
 from bot.handlers.common import display_name, is_admin_check, remember_user
 from bot.i18n import LANGUAGES, Translator
@@ -15,7 +17,6 @@ from bot.render.reasons import Refusal, refusal_text
 from bot.render.rules_text import rules_text
 from bot.telegram_io import markup
 from engine.settings import Settings
-from storage import GameStatus
 
 
 async def cmd_klaverjas(update: Update, context: Context) -> None:
@@ -32,10 +33,15 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
     tr = await translator_for(update, context)
     if out.refusal == "table_exists" and out.game_id is not None:
         table = await data.service.load(out.game_id)
-        rendered = messages.table_already_open(tr)
         reply_to = table.row.table_message_id if table is not None else None
+        rendered = messages.table_already_open(
+            tr, _message_link(chat.id, reply_to), private=chat.type == ChatType.PRIVATE
+        )
         await data.presenter.messenger.send(
-            chat.id, rendered.text, reply_to=reply_to or message.message_id
+            chat.id,
+            rendered.text,
+            markup(rendered.keyboard, "t", out.game_id, 0),
+            reply_to=reply_to or message.message_id,
         )
         return
     if chat.type == ChatType.PRIVATE:
@@ -47,9 +53,18 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
             await data.presenter.present(more)
 
 
+def _message_link(chat_id: int, message_id: int | None) -> str | None:
+    """A t.me link to a message of a supergroup (basic groups have none)."""
+    text = str(chat_id)
+    if message_id is None or not text.startswith("-100"):
+        return None
+    return f"https://t.me/c/{text[4:]}/{message_id}"
+
+
 async def cmd_start(update: Update, context: Context) -> None:
-    """``/start [payload]`` in the private chat: ``j<game>_<seat>`` takes a seat, ``h<game>``
-    sends the hand; otherwise a welcome."""
+    """``/start [payload]`` in the private chat: ``j<game>_<seat>`` takes a seat; otherwise a
+    welcome, and the player's hands of every running game are sent (again): a player who
+    blocked the bot and comes back gets their cards without another step."""
     chat, user = update.effective_chat, update.effective_user
     if chat is None or user is None or chat.type != ChatType.PRIVATE:
         return
@@ -57,60 +72,44 @@ async def cmd_start(update: Update, context: Context) -> None:
     data = context.app_data
     tr = await translator_for(update, context)
     link = decode_deep_link(context.args[0] if context.args else None)
+    if link is not None and link.kind == "j":
+        out = await data.service.join_link(link, user.id)
+        if not out.ok:
+            await data.presenter.messenger.send(chat.id, refusal_text(tr, out.refusal or ""))
+            return
+        table = await data.service.load(link.game_id)
+        seat = table.seat_of(user.id) if table is not None else None
+        if table is not None and seat is not None:
+            title = await data.presenter.title(table)
+            await data.presenter.messenger.send(chat.id, messages.seated_via_link(tr, seat, title))
+        await data.presenter.present(out)
+        return
     if link is None:
         await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
-        return
-    if link.kind == "j":
-        out = await data.service.join_link(link, user.id)
-        if out.ok:
-            table = await data.service.load(link.game_id)
-            if table is not None:
-                seat = table.seat_of(user.id)
-                title = await data.presenter._title(table)
-                if seat is not None:
-                    await data.presenter.messenger.send(
-                        chat.id, messages.seated_via_link(tr, seat, title)
-                    )
-            await data.presenter.present(out)
-            return
-        await data.presenter.messenger.send(chat.id, refusal_text(tr, out.refusal or ""))
-        return
-    await _send_hand(update, context, link)
-
-
-async def _send_hand(update: Update, context: Context, link: DeepLink) -> None:
-    user = update.effective_user
-    chat = update.effective_chat
-    assert user is not None and chat is not None
-    data = context.app_data
-    table = await data.service.load(link.game_id)
-    tr = await translator_for(update, context)
-    seat = table.seat_of(user.id) if table is not None else None
-    if table is None or seat is None:
-        await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
-        return
-    if table.row.status is GameStatus.LOBBY:
-        await data.presenter.messenger.send(chat.id, messages.ack_seated(tr, seat))
-        return
-    await data.presenter.hand_hidden(table, seat, user.id)
+    await data.presenter.user_back(user.id)
 
 
 async def cmd_score(update: Update, context: Context) -> None:
-    """The boompje of this chat's game (the running one, or the last one)."""
+    """The boompje of this chat's game (the running one, else the last one); in a private
+    chat also of the user's games in groups, from their side (Wij/Zij)."""
     got = await _prelude(update, context)
     if got is None:
         return
     chat, message, tr = got
     user = update.effective_user
     data = context.app_data
-    table = await data.service.open_table_of_chat(chat.id)
-    if table is None:
+    private = chat.type == ChatType.PRIVATE
+    tables = await data.service.score_tables(chat.id, user.id if user else None, private)
+    if not tables:
         await message.reply_text(refusal_text(tr, Refusal.NO_TABLE_HERE))
         return
-    viewer = table.seat_of(user.id) if user is not None and chat.type == ChatType.PRIVATE else None
-    await data.presenter.messenger.send(
-        chat.id, await data.presenter.score(table, tr, viewer), reply_to=message.message_id
-    )
+    for table in tables:
+        viewer = table.seat_of(user.id) if user is not None and private else None
+        text = await data.presenter.score(table, tr, viewer)
+        title = await data.presenter.title(table)
+        if private and title:
+            text = f"<b>{html.escape(title)}</b>\n{text}"
+        await data.presenter.messenger.send(chat.id, text, reply_to=message.message_id)
 
 
 async def cmd_stop(update: Update, context: Context) -> None:
@@ -198,14 +197,13 @@ async def _prelude(update: Update, context: Context) -> tuple[Chat, Message, Tra
 
 
 async def on_migrate(update: Update, context: Context) -> None:
-    """A group became a supergroup: move its games to the new chat id (one UPDATE)."""
-    message = update.effective_message
-    if message is None or message.migrate_to_chat_id is None or update.effective_chat is None:
+    """A group became a supergroup: move its games to the new chat id and draw the table
+    there."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or message.migrate_to_chat_id is None or chat is None:
         return
-    service = context.app_data.service
-    await service.repo.migrate_chat(
-        update.effective_chat.id, message.migrate_to_chat_id, now=service.clock()
-    )
-    context.app_data.presenter.messenger.migrated[update.effective_chat.id] = (
-        message.migrate_to_chat_id
+    data = context.app_data
+    data.presenter.messenger.migrated[chat.id] = message.migrate_to_chat_id
+    await data.presenter.present(
+        await data.service.migrate_chat(chat.id, message.migrate_to_chat_id)
     )

@@ -193,10 +193,15 @@ def need_private_chat(tr: Translator, name: str, url: str) -> Rendered:
     return Rendered(text, ((Button("💬 " + tr.gettext("Start the private chat"), url=url),),))
 
 
-def table_already_open(tr: Translator, url: str | None = None) -> Rendered:
-    """Reply to a second ``/klaverjas`` in a group: points to the running table (``url``: a
-    link to its message, if known)."""
-    text = "☝️ " + tr.gettext("A table is already open in this group.")
+def table_already_open(
+    tr: Translator, url: str | None = None, *, private: bool = False
+) -> Rendered:
+    """Reply to a second ``/klaverjas``: points to the running table (``url``: a link to its
+    message, if known; ``private``: the player's own game in the private chat)."""
+    if private:
+        text = "☝️ " + tr.gettext("Your game is still running here: finish or /stop it first.")
+    else:
+        text = "☝️ " + tr.gettext("A table is already open in this group.")
     keyboard: Keyboard = ()
     if url:
         keyboard = ((Button(tr.gettext("Go to the table"), url=url),),)

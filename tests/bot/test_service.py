@@ -64,19 +64,21 @@ async def test_one_table_per_chat_and_seating_rules(service: GameService) -> Non
     v = table.version
     seated = await service.lobby_action(gid, v, 1, "sit:0", _no)
     assert seated.ok and seated.toast == "seated"
-    stale = await service.lobby_action(gid, v, 2, "sit:1", _no)
-    assert stale.refusal == "stale_button"
-    v += 1
+    # A group fills a table in a rush: seat taps are judged on the table as it is now.
+    rush = await service.lobby_action(gid, v, 2, "sit:1", _no)
+    assert rush.ok and rush.toast == "seated"
     taken = await service.lobby_action(gid, v, 2, "sit:0", _no)
     assert taken.refusal == "seat_taken"
     link = await service.lobby_action(gid, v, 3, "sit:2", _no)
     assert link.url == f"j{gid}_2" and link.ok  # never started the bot: a deep link
-    assert (await service.lobby_action(gid, v, 2, "start", _no)).refusal == "not_in_game"
+    v += 2
+    assert (await service.lobby_action(gid, v - 1, 1, "start", _no)).refusal == "stale_button"
+    assert (await service.lobby_action(gid, v, 3, "start", _no)).refusal == "not_in_game"
     assert (await service.lobby_action(gid, v, 1, "start", _no)).refusal == "need_four_players"
-    assert (await service.lobby_action(gid, v, 2, "preset:next", _no)).refusal == (
+    assert (await service.lobby_action(gid, v, 3, "preset:next", _no)).refusal == (
         "creator_or_admin_only"
     )
-    assert (await service.lobby_action(gid, v, 2, "preset:next", _yes)).ok  # an admin may
+    assert (await service.lobby_action(gid, v, 3, "preset:next", _yes)).ok  # an admin may
     assert (await service.lobby_action(gid, v + 1, 1, "nonsense", _no)).refusal == "malformed"
 
 

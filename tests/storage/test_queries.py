@@ -162,3 +162,33 @@ async def test_queries_on_an_empty_database(repo: Repository, with_actions: bool
     assert await repo.games_of_user(ANN) == []
     assert await repo.games_due(T0) == []
     assert await repo.export_games() == []
+
+
+async def test_latest_game_of_chat_outlives_the_end_of_the_game(seeded: Repository) -> None:
+    assert await seeded.latest_game_of_chat(CHAT) is None
+    first = await new_game(seeded)
+    await seeded.append_actions(
+        first.game_id,
+        first.version,
+        [],
+        snapshot="{}",
+        status=GameStatus.ABANDONED,
+        timer=None,
+        now=T0,
+    )
+    second = await new_game(seeded)
+    await new_game(seeded, OTHER_CHAT)
+    latest = await seeded.latest_game_of_chat(CHAT)
+    assert latest is not None and latest.game_id == second.game_id
+    await seeded.append_actions(
+        second.game_id,
+        second.version,
+        [],
+        snapshot="{}",
+        status=GameStatus.ABANDONED,
+        timer=None,
+        now=T0,
+    )
+    assert await seeded.open_game_of_chat(CHAT) is None
+    latest = await seeded.latest_game_of_chat(CHAT)
+    assert latest is not None and latest.status is GameStatus.ABANDONED
