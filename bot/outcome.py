@@ -7,16 +7,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import Event
+from storage import MessageRef
 
 
 @dataclass(frozen=True, slots=True)
 class Notice:
     """Something to tell the group beyond the table: ``kind`` is ``timeout`` (the computer
-    played for ``seat``), ``handover`` (``seat`` went to a computer), ``seated`` (a player took
-    ``seat`` through the private chat), ``reminder`` (``seat`` is running out of time)."""
+    played for ``seat``), ``handover`` (``seat`` went to a computer), ``absent`` (``seat`` went
+    to a computer after three timeouts), ``seated`` (a player took ``seat`` through the private
+    chat), ``reminder`` (``seat`` is running out of time).
+
+    For a seat that went to a computer: ``user_id`` is who sat there and ``hand`` their hand
+    message, which the presenter closes."""
 
     kind: str
     seat: int | None = None
+    user_id: int | None = None
+    hand: MessageRef | None = None
 
 
 @dataclass(slots=True)

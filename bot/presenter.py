@@ -353,11 +353,20 @@ class Presenter:
             await self.messenger.send(
                 table.row.chat_id, messages.computer_played(tr, players, Seat(notice.seat), card)
             )
-        elif notice.kind == "handover" and notice.seat is not None:
-            name = players[notice.seat].name
-            await self.messenger.send(
-                table.row.chat_id, messages.seat_handed_over(tr, name, Seat(notice.seat))
+        elif notice.kind in ("handover", "absent") and notice.seat is not None:
+            user = await self.service.repo.get_user(notice.user_id) if notice.user_id else None
+            name = user.display_name if user is not None else ""
+            say = (
+                messages.seat_handed_over if notice.kind == "handover" else messages.seat_taken_over
             )
+            seat = Seat(notice.seat)
+            if not table.is_private:
+                await self.messenger.send(table.row.chat_id, say(tr, name, seat))
+            if notice.hand is not None and notice.user_id is not None:  # close the old hand
+                utr = await self.user_tr(notice.user_id)
+                await self.messenger.edit(
+                    notice.hand.chat_id, notice.hand.message_id, say(utr, name, seat), None
+                )
         elif notice.kind == "reminder" and notice.seat is not None:
             user_id = table.user_id(notice.seat)
             if user_id is None:

@@ -518,13 +518,17 @@ class GameService:
             if self._timeouts[key] < MAX_TIMEOUTS or table.kind(timer.seat) is not SeatKind.HUMAN:
                 return await self._run_computers(table, takeover=timer.seat)
             del self._timeouts[key]
+            gone = table.row.seats[timer.seat]
             await self.repo.set_seats(
                 game_id, version, {timer.seat: Occupant.computer("computer")}, now=self.clock()
             )
             table = await self.load(game_id)
             assert table is not None
-            out = Outcome(game_id=game_id, notices=[Notice("absent", timer.seat)])
+            notice = Notice("absent", timer.seat, gone.user_id, gone.hand_message)
+            out = Outcome(game_id=game_id, notices=[notice])
             out.acted.add(timer.seat)
+            if not table.humans():  # nobody left to play with: the table closes
+                return out.merge(await self._abandon(table, None))
             return out.merge(await self._run_computers(table))
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
@@ -538,6 +542,7 @@ class GameService:
             if seat is None:
                 return refused("not_in_game", game_id)
             before = _active(table.state, table)
+            gone = table.row.seats[seat]
             try:
                 version = await self.repo.set_seats(
                     game_id,
@@ -554,7 +559,8 @@ class GameService:
             timer = table.row.timer
             if timer is not None and self.scheduler is not None:  # re-arm at the new version
                 self.scheduler(game_id, version, self._wake_at(timer, table.settings))
-            out = Outcome(game_id=game_id, changed=True, notices=[Notice("handover", int(seat))])
+            notice = Notice("handover", int(seat), user_id, gone.hand_message)
+            out = Outcome(game_id=game_id, changed=True, notices=[notice])
             out.acted.add(int(seat))
             out.before = before
             return out.merge(await self._run_computers(table))

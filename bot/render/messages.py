@@ -117,7 +117,10 @@ def stop_confirm(tr: Translator) -> Rendered:
 
 
 def game_stopped(tr: Translator, by_name: str) -> str:
-    """Posted when ``/stop`` was confirmed; ``by_name`` is the raw name of who stopped it."""
+    """Posted when ``/stop`` was confirmed; ``by_name`` is the raw name of who stopped it
+    (empty: the bot closed the table because no human player was left)."""
+    if not by_name:
+        return "⏹ " + tr.gettext("The table is closed: no human player is left.")
     return "⏹ " + tr.gettext("{name} stopped the game.").format(name=bold(esc(shorten(by_name))))
 
 
@@ -253,6 +256,14 @@ def seat_handed_over(tr: Translator, name: str, seat: Seat) -> str:
     return "🤖 " + tr.gettext("{name} handed the seat {seat} to a computer player.").format(
         name=bold(esc(shorten(name))), seat=seat_name(tr, seat)
     )
+
+
+def seat_taken_over(tr: Translator, name: str, seat: Seat) -> str:
+    """Group notice after three timeouts in a row: a computer takes the absent player's seat
+    for the rest of the game (``name`` raw)."""
+    return "🤖 " + tr.gettext(
+        "{name} let the time run out three times: a computer player takes the seat {seat}."
+    ).format(name=bold(esc(shorten(name))), seat=seat_name(tr, seat))
 
 
 def redeal(tr: Translator, players: Sequence[Player], dealer: Seat) -> str:

@@ -135,3 +135,78 @@ async def test_private_chat_starts_a_solo_game_with_three_computers(service: Gam
     table = await service.load(out.game_id)
     assert table is not None and table.row.status is GameStatus.ACTIVE
     assert [s.kind.value for s in table.row.seats] == ["computer", "computer", "human", "computer"]
+
+
+async def _group_game(svc: GameService, humans: int) -> int:
+    """A started group game: users 1..humans seated in order, computers in the rest."""
+    await _users(svc, *range(1, humans + 1))
+    gid = (await svc.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    assert gid is not None
+    for uid in range(1, humans + 1):
+        table = await svc.load(gid)
+        assert table is not None
+        assert (await svc.lobby_action(gid, table.version, uid, f"sit:{uid - 1}", _no)).ok
+    for _ in range(4 - humans):
+        table = await svc.load(gid)
+        assert table is not None
+        assert (await svc.lobby_action(gid, table.version, 1, "bot:add", _no)).ok
+    table = await svc.load(gid)
+    assert table is not None
+    assert (await svc.lobby_action(gid, table.version, 1, "start", _no)).started
+    await svc.run_computers(gid)
+    return gid
+
+
+async def test_a_timer_that_fires_after_the_player_acted_does_nothing() -> None:
+    now = [1000.0]
+    repo = await open_repository(":memory:")
+    svc = GameService(
+        repo,
+        ComputerPlayers("random", 0),
+        default_timeout=60,
+        clock=lambda: now[0],
+        seeds=lambda: 11,
+    )
+    try:
+        gid = await _group_game(svc, 4)
+        table = await svc.load(gid)
+        assert table is not None and table.state is not None and table.row.timer is not None
+        seat = table.state.to_act
+        assert seat is not None and table.row.timer.seat == seat
+        now[0] = table.row.timer.deadline_at + 1
+        legal = table.state.legal_actions()[0].notation(with_seat=False)
+        assert (await svc.act(gid, table.version, seat + 1, legal)).ok
+        late = await svc.timer_fired(gid, table.version)
+        assert not late.changed and not late.notices
+        after = await svc.load(gid)
+        assert after is not None and after.row.action_count == table.row.action_count + 1
+    finally:
+        await repo.close()
+
+
+async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
+    now = [1000.0]
+    repo = await open_repository(":memory:")
+    svc = GameService(
+        repo,
+        ComputerPlayers("random", 0),
+        default_timeout=60,
+        clock=lambda: now[0],
+        seeds=lambda: 12,
+    )
+    try:
+        gid = await _group_game(svc, 1)
+        kinds = []
+        for _ in range(3):
+            table = await svc.load(gid)
+            assert table is not None and table.row.timer is not None
+            now[0] = table.row.timer.deadline_at + 1
+            out = await svc.timer_fired(gid, table.version)
+            kinds.append([n.kind for n in out.notices])
+        assert kinds == [["timeout"], ["timeout"], ["absent"]]
+        table = await svc.load(gid)
+        assert table is not None
+        assert table.row.seats[0].kind.value == "computer"
+        assert table.row.status is GameStatus.ABANDONED  # nobody left: the table closes
+    finally:
+        await repo.close()
