@@ -20,7 +20,13 @@ ACTION = re.compile(r"^a(\d+)\.(\d+)\.(.+)$")
 
 
 def make_app(
-    api: FakeBotApi, db: Path, *, timeout: int = 0, level: str = "random", **kw: Any
+    api: FakeBotApi,
+    db: Path,
+    *,
+    timeout: int = 0,
+    level: str = "random",
+    workers: int = 0,
+    **kw: Any,
 ) -> KlaverjasApp:
     """The real bot application, pointed at the fake server and a database file."""
     config = BotConfig(
@@ -29,13 +35,13 @@ def make_app(
         database_path=str(db),
         turn_timeout_seconds=timeout,
         computer_level=level,
-        computer_workers=0,
+        computer_workers=workers,
         default_language=kw.pop("default_language", "nl"),
     )
     counter = itertools.count(kw.pop("first_seed", 1000))
     return build_application(
         config,
-        computers=ComputerPlayers(level, 0),
+        computers=ComputerPlayers(level, workers),
         rate_limiter=kw.pop("rate_limiter", False),
         seeds=kw.pop("seeds", lambda: next(counter)),
         edit_interval=kw.pop("edit_interval", 0.0),
