@@ -25,7 +25,7 @@ from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_playe
 from engine.observe import observe
 from engine.record import replay_actions
 from engine.round import Phase
-from engine.settings import Settings, Variant
+from engine.settings import PRESETS, Settings, Variant
 from storage import (
     Game,
     GameStatus,
@@ -168,16 +168,25 @@ class GameService:
     # --- opening a table ---------------------------------------------------------------------
 
     async def open_table(
-        self, chat_id: int, chat_type: str, title: str | None, user_id: int, name: str
+        self,
+        chat_id: int,
+        chat_type: str,
+        title: str | None,
+        user_id: int,
+        name: str,
+        preset: str | None = None,
     ) -> Outcome:
-        """``/klaverjas``: open a lobby in a group, or start a game alone with three computers
-        in a private chat. Refused with ``table_exists`` when the chat has one open."""
+        """``/klaverjas [preset]``: open a lobby in a group, or start a game alone with three
+        computers in a private chat, with the chat's last settings or ``preset`` (``rules.md``
+        §7). Refused with ``table_exists`` when the chat has one open."""
         now = self.clock()
         chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
         existing = await self.repo.open_game_of_chat(chat_id)
         if existing is not None:
             return refused("table_exists", existing.game_id)
         settings = self._defaults(chat.table_defaults)
+        if preset in PRESETS and preset != settings.rules.preset:
+            settings = TableSettings(Settings.from_preset(preset), settings.turn_timeout)
         try:
             if chat_type == "private":
                 # Alone with three computers: nobody waits for the player, so no turn timer.

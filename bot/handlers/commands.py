@@ -27,8 +27,9 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         return
     await remember_user(update, context)
     data = context.app_data
+    preset = context.args[0].lower() if context.args else None
     out = await data.service.open_table(
-        chat.id, chat.type, chat.title, user.id, display_name(update)
+        chat.id, chat.type, chat.title, user.id, display_name(update), preset
     )
     tr = await translator_for(update, context)
     if out.refusal == "table_exists" and out.game_id is not None:

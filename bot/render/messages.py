@@ -81,6 +81,11 @@ def help_text(tr: Translator) -> str:
             "Klammern, the German cousin: choose it with the rules button in the lobby. "
             "Declarations, bella, contra and re are buttons in your hand."
         ),
+        "7. "
+        + tr.gettext(
+            "Alone against the computer: send /klaverjas here in private, or for other "
+            "rules /klaverjas rotterdam, utrecht, klassiek or klammern."
+        ),
     ]
     return "\n".join(lines)
 

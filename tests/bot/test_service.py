@@ -210,3 +210,13 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
         assert table.row.status is GameStatus.ABANDONED  # nobody left: the table closes
     finally:
         await repo.close()
+
+
+async def test_klaverjas_with_a_preset_name_picks_those_rules(service: GameService) -> None:
+    await _users(service, 6, 7)
+    solo = await service.open_table(6, "private", None, 6, "user6", "klammern")
+    table = await service.load(solo.game_id or 0)
+    assert table is not None and table.settings.rules.preset == "klammern"
+    lobby = await service.open_table(GROUP - 1, "group", "Club", 7, "user7", "nonsense")
+    table = await service.load(lobby.game_id or 0)
+    assert table is not None and table.settings.rules.preset == "amsterdam"
