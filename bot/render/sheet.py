@@ -20,6 +20,7 @@ from bot.render.common import (
     labelled,
     player_html,
     player_name,
+    seat_name,
     team_html,
     us_them,
 )
@@ -45,10 +46,13 @@ def _header_label(
 ) -> str:
     if viewer is not None:
         return us_them(tr, team, viewer)[:_LABEL_WIDTH]
+    def short(seat: Seat) -> str:  # a computer by its seat: "Oost", not "Comput"
+        player = players[seat]
+        name = seat_name(tr, seat) if player.computer else player_name(tr, players, seat)
+        return name[:_NAME_PART].strip()
+
     a, b = team.seats
-    first = player_name(tr, players, a)[:_NAME_PART].strip()
-    second = player_name(tr, players, b)[:_NAME_PART].strip()
-    return f"{first}/{second}"[:_LABEL_WIDTH]
+    return f"{short(a)}/{short(b)}"[:_LABEL_WIDTH]
 
 
 def _score(row: SheetRow) -> RoundScore:
