@@ -1,0 +1,2 @@
+"""placeholder"""
+from engine.ai.basic import BasicPlayer as StrongPlayer
