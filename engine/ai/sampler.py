@@ -110,3 +110,39 @@ class WorldSampler:
                 pos += n
             a, b, c = a - chosen[0], b - chosen[1], c - chosen[2]
         return hands[0], hands[1], hands[2], hands[3]
+
+
+def enumerate_worlds(sampler: WorldSampler, limit: int) -> list[tuple[int, int, int, int]] | None:
+    """Every consistent deal of ``sampler``, each once, or None when there are more than
+    ``limit`` (or the sampler is in its fallback mode).
+
+    Used when few cards are left: averaging over all worlds is exact, not a sample.
+    """
+    if sampler.total > limit or sampler.total == 0:
+        return None
+    from itertools import combinations
+
+    out: list[tuple[int, int, int, int]] = []
+    others = sampler.others
+
+    def rec(i: int, caps: tuple[int, int, int], hands: list[int]) -> None:
+        if i == len(sampler.types):
+            if caps == (0, 0, 0):
+                out.append((hands[0], hands[1], hands[2], hands[3]))
+            return
+        allowed, cards = sampler.types[i]
+        for (x, y, z), _ in _splits(len(cards), allowed):
+            if x > caps[0] or y > caps[1] or z > caps[2]:
+                continue
+            for first in combinations(cards, x):
+                rest = [c for c in cards if c not in first]
+                for second in combinations(rest, y):
+                    third = [c for c in rest if c not in second]
+                    h = list(hands)
+                    for j, part in enumerate((first, second, third)):
+                        for c in part:
+                            h[others[j]] |= 1 << c
+                    rec(i + 1, (caps[0] - x, caps[1] - y, caps[2] - z), h)
+
+    rec(0, sampler.need, list(sampler.k.must))
+    return out
