@@ -32,14 +32,19 @@ Roem claims and declarations: as ``basic`` (:func:`engine.ai.view.preliminary`).
 
 from __future__ import annotations
 
+import math
 import random
 import time
+from bisect import bisect
+from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 from engine.actions import Action, Contra, Pass, PlayCard, Re
 from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
+from engine.ai.inference import BidLikelihood
 from engine.ai.klammern_eval import declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
@@ -87,6 +92,9 @@ class StrongPlayer:
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
             with more cards left the basic player's card is played.
+        bid_inference: weight worlds by how likely they make the others' bids
+            (:mod:`engine.ai.inference`).
+        candidates: worlds sampled before resampling ``max_worlds`` of them by those weights.
     """
 
     def __init__(
@@ -98,6 +106,8 @@ class StrongPlayer:
         tie_margin: float = 1.0,
         score_cards: int = 20,
         search_cards: int = 31,
+        bid_inference: bool = True,
+        candidates: int = 120,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
@@ -106,6 +116,8 @@ class StrongPlayer:
         self.tie_margin = tie_margin
         self.score_cards = score_cards
         self.search_cards = search_cards
+        self.bid_inference = bid_inference
+        self.candidates = candidates
 
     # ------------------------------------------------------------------------------ choose
 
@@ -180,8 +192,28 @@ class StrongPlayer:
         }
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
+        weights: list[float] | None = None
+        lik = BidLikelihood(obs) if self.bid_inference else None
+        if lik is not None and lik.informative:
+            if worlds is None:
+                pool = [sampler.sample(rng) for _ in range(self.candidates)]
+                logw = [lik.log_weight(h) for h in pool]
+                top = max(logw)
+                cum = list(accumulate(math.exp(x - top) for x in logw))
+                picks = sorted(bisect(cum, rng.random() * cum[-1]) for _ in range(self.max_worlds))
+                counts = Counter(min(p, len(pool) - 1) for p in picks)
+                worlds = [pool[i] for i in sorted(counts)]
+                weights = [float(counts[i]) for i in sorted(counts)]
+            else:
+                logw = [lik.log_weight(h) for h in worlds]
+                top = max(logw)
+                weights = [math.exp(x - top) for x in logw]
+                order = sorted(range(len(worlds)), key=lambda i: -weights[i])  # type: ignore[index]
+                worlds = [worlds[i] for i in order]
+                weights = [weights[i] for i in order]
         n_worlds = len(worlds) if worlds is not None else self.max_worlds
         sums: dict[int, float] = {}
+        weight_sum = 0.0
         wins = 0
         nodes = 0
         done = 0
@@ -201,14 +233,16 @@ class StrongPlayer:
             res = dd.solve_moves(hands, trump, leader, trick, taken=taken, **options)
             nodes += res.nodes
             done += 1
+            wt = weights[w] if weights is not None else 1.0
+            weight_sum += wt
             best_u = -1e9
             for card, v in res.values.items():
                 u = _utility(v, objective, klammern, playing, me, total_est, mult)
-                sums[card] = sums.get(card, 0.0) + u
+                sums[card] = sums.get(card, 0.0) + wt * u
                 best_u = max(best_u, u)
-            wins += best_u > 0
-        values = {c: s / done for c, s in sums.items()}
-        return Evaluation(values, done, nodes, wins / done if done else 0.0)
+            wins += wt * (best_u > 0)
+        values = {c: s / weight_sum for c, s in sums.items()}
+        return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
 
 
 CALL_SHARE = 0.7
