@@ -82,7 +82,7 @@ def ridge(xs: list[list[float]], ys: list[float], lam: float = 1.0) -> list[floa
                 row[j] += xi * x[j]
     for i in range(1, n):
         a[i][i] += lam
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[piv] = m[piv], m[col]
@@ -171,7 +171,10 @@ def klammern_auction(r: Row, w: list[float], th: dict[int, list[float]]) -> floa
 
 
 def duplicate(
-    rows: list[Row], play: Callable[[Row, dict[int, list[float]]], float], a: list[float], b: list[float]
+    rows: list[Row],
+    play: Callable[[Row, dict[int, list[float]]], float],
+    a: list[float],
+    b: list[float],
 ) -> float:
     """Mean per deal of team A's result minus B's over both seatings."""
     total = 0.0
@@ -214,11 +217,17 @@ def main() -> int:
     p.add_argument("--amsterdam", required=True)
     p.add_argument("--rotterdam", required=True)
     p.add_argument("--klammern", required=True)
-    p.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "engine/ai/bidcoef.py"))
+    p.add_argument(
+        "--out", default=str(Path(__file__).resolve().parents[1] / "engine/ai/bidcoef.py")
+    )
     a = p.parse_args()
     models: dict[str, list[float]] = {}
     extra: list[str] = []
-    for name, path in (("amsterdam", a.amsterdam), ("rotterdam", a.rotterdam), ("klammern", a.klammern)):
+    for name, path in (
+        ("amsterdam", a.amsterdam),
+        ("rotterdam", a.rotterdam),
+        ("klammern", a.klammern),
+    ):
         rows = load(path)
         cut = len(rows) * 4 // 5
         kl = name == "klammern"
@@ -226,18 +235,20 @@ def main() -> int:
         w = ridge(xs, ys)
         hx, hy = design(rows[cut:], kl)
         models[name] = w
-        print(f"{name}: {len(rows)} deals, R² train {r2(w, xs, ys):.3f} held-out {r2(w, hx, hy):.3f}")
+        print(
+            f"{name}: {len(rows)} deals, R² train {r2(w, xs, ys):.3f} held-out {r2(w, hx, hy):.3f}"
+        )
         if not kl:
             print(f"  forced choice made (held-out): {forced_made_rate(rows[cut:], w):.3f}")
         held = rows[cut:]
         if name == "amsterdam":
-            th = tune(held, lambda r, t: free_auction(r, w, t), [40.0] * 4, range(-20, 101, 5))
+            th = tune(held, lambda r, t, w=w: free_auction(r, w, t), [40.0] * 4, range(-20, 101, 5))
             print(f"  free thresholds {th}")
             extra.append(fmt("FREE_THRESHOLDS", th))
             extra.append(fmt("TURNED_THRESHOLDS", [*th, *th]))
         if kl:
             th = tune(
-                held, lambda r, t: klammern_auction(r, w, t), [0.2] * 9,
+                held, lambda r, t, w=w: klammern_auction(r, w, t), [0.2] * 9,
                 [x / 10 for x in range(-6, 11)],
             )  # fmt: skip
             print(f"  klammern thresholds {th}")

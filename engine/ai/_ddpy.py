@@ -84,7 +84,7 @@ def _roem_free(card: int, avail: int, four_low: int) -> bool:
     return not (four_low and others & avail == others)
 
 
-def search(  # noqa: PLR0917 - positional, the C twin's calling convention
+def search(
     hands: tuple[int, int, int, int],
     trump: int,
     rule: int,
@@ -142,7 +142,7 @@ def search(  # noqa: PLR0917 - positional, the C twin's calling convention
         )
 
 
-def _search(  # noqa: PLR0917
+def _search(
     hands: tuple[int, int, int, int],
     trump: int,
     rule: int,
@@ -227,7 +227,7 @@ def _search(  # noqa: PLR0917
             return hand
         return (nt | ht) or hand
 
-    def order(  # noqa: PLR0917
+    def order(
         cards: int, seat: int, ntr: int, wcard: int, wseat: int, others: int, ttm: int
     ) -> list[int]:
         """Cards by descending (key, card); keys encoded as ``key * 64 + card`` for speed."""
@@ -259,7 +259,7 @@ def _search(  # noqa: PLR0917
         keyed.sort(reverse=True)
         return [x & 63 for x in keyed]
 
-    def ab(  # noqa: PLR0917
+    def ab(
         seat: int,
         ntr: int,
         tcards: int,

@@ -1,7 +1,8 @@
 """The ``basic`` computer player: rules of thumb a club player learns first.
 
-Bidding (``rules.md`` §3, §9.3): the suit with the highest :func:`~engine.ai.handeval.rule_strength`,
-named or accepted when it reaches a threshold (always when the rules force a choice).
+Bidding (``rules.md`` §3, §9.3): the suit with the highest
+:func:`~engine.ai.handeval.rule_strength`, named or accepted when it reaches a threshold
+(always when the rules force a choice).
 
 Card play (§4): the playing team draws trumps with the top trump (or a low one from length);
 otherwise lead a sure winner (the highest card left in a suit nobody is known to trump), else
@@ -22,8 +23,8 @@ import random
 from engine.actions import (
     Accept,
     Action,
-    Beter,
     Bella,
+    Beter,
     Choose,
     Contra,
     Kleintje,
@@ -222,7 +223,9 @@ def play_card(obs: Observation, k: Knowledge) -> int:
     return _follow(obs, k, legal, trump, tv)
 
 
-def _lead(obs: Observation, k: Knowledge, legal: int, trump: int, opponents: tuple[int, int]) -> int:
+def _lead(
+    obs: Observation, k: Knowledge, legal: int, trump: int, opponents: tuple[int, int]
+) -> int:
     assert obs.maker is not None and obs.seat is not None
     out = _outstanding(k)
     my_trumps = legal & SUIT_MASKS[trump]
@@ -235,9 +238,7 @@ def _lead(obs: Observation, k: Knowledge, legal: int, trump: int, opponents: tup
         if my_trumps.bit_count() >= 3 or int(obs.maker) == int(obs.seat):
             return _lowest(my_trumps, trump)
     masters = [
-        c
-        for c in iter_bits(legal & ~SUIT_MASKS[trump])
-        if _is_master(c, k, trump, opponents)
+        c for c in iter_bits(legal & ~SUIT_MASKS[trump]) if _is_master(c, k, trump, opponents)
     ]
     if masters:
         return max(masters, key=lambda c: (POINTS[trump][c], -c))
@@ -293,6 +294,10 @@ def _follow(obs: Observation, k: Knowledge, legal: int, trump: int, tv: TrickVie
     pool = losers or legal
 
     def cost(c: int) -> tuple[int, int, int]:
-        return (POINTS[trump][c] + _roem_cost(obs, tv, c, trump), c >> 3 == trump, STRENGTH[trump][c])
+        return (
+            POINTS[trump][c] + _roem_cost(obs, tv, c, trump),
+            c >> 3 == trump,
+            STRENGTH[trump][c],
+        )
 
     return min(iter_bits(pool), key=cost)

@@ -97,7 +97,9 @@ def bid(obs: Observation) -> Action:
         return accept if value >= limit or passing is None else passing
     kleintjes = [a for a in legal if isinstance(a, Kleintje)]
     if kleintjes:
-        scored2 = [(predict(hand, a.suit.ordinal, rel, rule), -a.suit.ordinal, a) for a in kleintjes]
+        scored2 = [
+            (predict(hand, a.suit.ordinal, rel, rule), -a.suit.ordinal, a) for a in kleintjes
+        ]
         value, _, best_k = max(scored2)
         if value >= bidcoef.KLAMMERN_KLEINTJE[pos] or passing is None:
             return best_k

@@ -128,7 +128,7 @@ def trick_winner(trick_cards: Sequence[int], trick_seats: Sequence[int], trump: 
     return trick_seats[winning_index(trick_cards, trump)]
 
 
-def legal_mask(  # noqa: PLR0917 - the signature shared with the rules engine's tests
+def legal_mask(
     hand_mask: int,
     trick_cards: Sequence[int],
     trick_seats: Sequence[int],
@@ -165,7 +165,7 @@ def legal_mask(  # noqa: PLR0917 - the signature shared with the rules engine's 
     )
 
 
-def legal_mask_fast(  # noqa: PLR0917
+def legal_mask_fast(
     hand: int, led_suit: int, winning: int, partner_winning: bool, trump: int, rule: int
 ) -> int:
     """:func:`legal_mask` for a non-empty trick from precomputed facts (the solver's form).

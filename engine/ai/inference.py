@@ -56,8 +56,8 @@ class BidLikelihood:
         self.bids: list[_Bid] = []
         played: dict[int, int] = {0: 0, 1: 0, 2: 0, 3: 0}
         for t in obs.tricks:
-            for seat, c in t.played():
-                played[int(seat)] |= c.bit
+            for who, c in t.played():
+                played[int(who)] |= c.bit
         for i, c in enumerate(obs.trick):
             played[(int(obs.leader) + i) % 4] |= c.bit
         self.played = played
@@ -82,7 +82,9 @@ class BidLikelihood:
                     th = bidcoef.KLAMMERN_ACCEPT[pos]
                 else:
                     th = bidcoef.TURNED_THRESHOLDS[pos + (4 if len(st.shown) > 1 else 0)]
-                self.bids.append((seat, "accept", (suit,), suit if isinstance(b, Accept) else -1, th, True))
+                self.bids.append(
+                    (seat, "accept", (suit,), suit if isinstance(b, Accept) else -1, th, True)
+                )
             elif any(isinstance(a, Beter) for a in st.legal):
                 clubs = Suit.CLUBS.ordinal
                 chosen = clubs if isinstance(b, Beter) else -1

@@ -16,9 +16,7 @@ from engine.klammern.sequences import declaration_points, runs
 _QK = (1 << 5) | (1 << 6)  # natural ranks Q = 5, K = 6
 
 
-def declared_points(
-    seqs: Sequence[tuple[int, tuple[Card, ...]]], trump: int
-) -> tuple[int, int]:
+def declared_points(seqs: Sequence[tuple[int, tuple[Card, ...]]], trump: int) -> tuple[int, int]:
     """Declaration points ``(NS, EW)`` for sequences ``(seat, cards)`` compared by §9.5."""
     decl: dict[Team, list[tuple[Card, ...]]] = {Team.NS: [], Team.EW: []}
     for seat, cards in seqs:

@@ -48,7 +48,12 @@ class WorldSampler:
     def __init__(self, k: Knowledge) -> None:
         self.k = k
         self.others = k.others()
-        self.need = tuple(k.counts[s] - k.must[s].bit_count() for s in self.others)
+        o = self.others
+        self.need = (
+            k.counts[o[0]] - k.must[o[0]].bit_count(),
+            k.counts[o[1]] - k.must[o[1]].bit_count(),
+            k.counts[o[2]] - k.must[o[2]].bit_count(),
+        )
         types: dict[int, list[int]] = {}
         for c in iter_bits(k.unknown):
             allowed = 0

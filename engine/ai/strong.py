@@ -214,7 +214,7 @@ class StrongPlayer:
         n_worlds = len(worlds) if worlds is not None else self.max_worlds
         sums: dict[int, float] = {}
         weight_sum = 0.0
-        wins = 0
+        wins = 0.0
         nodes = 0
         done = 0
         for w in range(n_worlds):
@@ -230,7 +230,8 @@ class StrongPlayer:
             taken = (base[0], base[1])
             if klammern:
                 taken = _klammern_taken(obs, hands, trump, base)
-            res = dd.solve_moves(hands, trump, leader, trick, taken=taken, **options)
+            opts: dd.Options = {**options, "taken": taken}
+            res = dd.solve_moves(hands, trump, leader, trick, **opts)
             nodes += res.nodes
             done += 1
             wt = weights[w] if weights is not None else 1.0

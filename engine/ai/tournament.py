@@ -111,8 +111,9 @@ def _deal_rows(args: tuple[str, str, str, int, int, int]) -> list[dict[str, obje
 
 
 def _summarise(tables: list[TableResult]) -> dict[str, object]:
-    diffs, pdiffs = [], []
-    rounds = []
+    diffs: list[int] = []
+    pdiffs: list[int] = []
+    rounds: list[dict[str, bool] | None] = []
     for t in tables:
         st = t.state
         a, b = t.a_team, t.a_team.other
@@ -147,7 +148,7 @@ def _pct(xs: list[float], q: float) -> float:
     if not xs:
         return 0.0
     s = sorted(xs)
-    return s[min(len(s) - 1, int(math.ceil(q * len(s))) - 1)]
+    return s[min(len(s) - 1, math.ceil(q * len(s)) - 1)]
 
 
 def _ci(xs: list[float]) -> tuple[float, float, float]:
@@ -156,9 +157,7 @@ def _ci(xs: list[float]) -> tuple[float, float, float]:
     return m, m - 1.96 * se, m + 1.96 * se
 
 
-def run(
-    a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1
-) -> dict[str, object]:
+def run(a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1) -> dict[str, object]:
     """Play the duplicate match and return the summary dict (module docstring).
 
     Raises:

@@ -143,7 +143,7 @@ class Game:
     playing: int = 0
     memo: dict[tuple[object, ...], int] | None = None  # exact values only, no bounds
 
-    def value(  # noqa: PLR0917
+    def value(
         self,
         hands: list[list[int]],
         leader: int,
@@ -161,7 +161,7 @@ class Game:
             v = self.memo[key] = self._value(hands, leader, trick, ns, ew, ns_tricks, ew_tricks)
         return v
 
-    def _value(  # noqa: PLR0917
+    def _value(
         self,
         hands: list[list[int]],
         leader: int,
@@ -186,7 +186,7 @@ class Game:
         ]
         return max(vals) if seat % 2 == 0 else min(vals)
 
-    def after(  # noqa: PLR0917
+    def after(
         self,
         hands: list[list[int]],
         leader: int,

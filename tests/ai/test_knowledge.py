@@ -145,7 +145,7 @@ def _uniform_case() -> WorldSampler:
     d: Deal = fixed_deal(3, hands)
     state = round_from(Settings.from_preset("amsterdam"), d)
     state = apply_all(state, [Choose(N, H)])
-    moves = ["AS", "7H", "8S", "7S"] + ["QH", "9H", "10H", "JH"]  # E trumps, leads QH
+    moves = ["AS", "7H", "8S", "7S", "QH", "9H", "10H", "JH"]  # E trumps, leads QH
     for m in moves:
         seat = state.to_act
         assert seat is not None

@@ -155,9 +155,7 @@ def test_no_peeking_choice_ignores_unseen_cards(
     obs, obs2 = observe(game, viewer), observe(swapped, viewer)
     assert obs == obs2
     for player in (quick_strong(), BasicPlayer()):
-        assert player.choose(obs, random.Random(seed)) == player.choose(
-            obs2, random.Random(seed)
-        )
+        assert player.choose(obs, random.Random(seed)) == player.choose(obs2, random.Random(seed))
 
 
 def test_strong_is_deterministic_for_a_seed() -> None:
@@ -218,7 +216,7 @@ def test_klammern_bidding_accepts_a_strong_proposed_suit_and_passes_a_weak_one(
     hearts_left = [c for c in pool if c.endswith("H")]
     rest = [c for c in pool if c not in hearts_left]
     west = [*rest[:6], hearts_left[0], rest[6]]
-    others = [c for c in rest[7:]]
+    others = list(rest[7:])
     hands = [STRONG_HEARTS, " ".join(others[0:8]), " ".join(others[8:16]), " ".join(west)]
     state = round_from(Settings.from_preset("klammern"), fixed_deal(3, hands))
     obs = observe(state, N)
