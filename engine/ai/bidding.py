@@ -71,8 +71,15 @@ def _position(obs: Observation) -> int:
     return (int(obs.seat) - int(obs.forehand)) % 4
 
 
-def bid(obs: Observation) -> Action:
-    """The strong player's bidding action (one of ``obs.legal``)."""
+def bid(obs: Observation, shift: float = 0.0) -> Action:
+    """The strong player's bidding action (one of ``obs.legal``).
+
+    Args:
+        obs: the bidder's observation (bidding phase).
+        shift: added to every threshold (Klaverjassen points; Klammern a hundredth of it):
+            positive bids less, negative more.
+    """
+    kshift = shift / 100
     hand = _hand(obs)
     rule = obs.settings.play_rule
     rel = _rel(obs)
@@ -83,7 +90,7 @@ def bid(obs: Observation) -> Action:
     if chooses:
         scored = [(predict(hand, a.suit.ordinal, rel, rule), -a.suit.ordinal, a) for a in chooses]
         value, _, best = max(scored)
-        if passing is not None and value < bidcoef.FREE_THRESHOLDS[pos]:
+        if passing is not None and value < bidcoef.FREE_THRESHOLDS[pos] + shift:
             return passing
         return best
     accept = next((a for a in legal if isinstance(a, Accept)), None)
@@ -91,9 +98,9 @@ def bid(obs: Observation) -> Action:
         suit = obs.shown[-1]
         value = predict(hand, suit.ordinal, rel, rule)
         if obs.settings.trump_selection is TrumpSelection.KLAMMERN:
-            limit = bidcoef.KLAMMERN_ACCEPT[pos]
+            limit = bidcoef.KLAMMERN_ACCEPT[pos] + kshift
         else:
-            limit = bidcoef.TURNED_THRESHOLDS[pos + (4 if len(obs.shown) > 1 else 0)]
+            limit = bidcoef.TURNED_THRESHOLDS[pos + (4 if len(obs.shown) > 1 else 0)] + shift
         return accept if value >= limit or passing is None else passing
     kleintjes = [a for a in legal if isinstance(a, Kleintje)]
     if kleintjes:
@@ -101,13 +108,13 @@ def bid(obs: Observation) -> Action:
             (predict(hand, a.suit.ordinal, rel, rule), -a.suit.ordinal, a) for a in kleintjes
         ]
         value, _, best_k = max(scored2)
-        if value >= bidcoef.KLAMMERN_KLEINTJE[pos] or passing is None:
+        if value >= bidcoef.KLAMMERN_KLEINTJE[pos] + kshift or passing is None:
             return best_k
         return passing
     beter = next((a for a in legal if isinstance(a, Beter)), None)
     if beter is not None:
         value = predict(hand, Suit.CLUBS.ordinal, rel, rule)
-        if value >= bidcoef.KLAMMERN_BETER or passing is None:
+        if value >= bidcoef.KLAMMERN_BETER + kshift or passing is None:
             return beter
         return passing
     return legal[0]

@@ -95,6 +95,12 @@ class StrongPlayer:
         bid_inference: weight worlds by how likely they make the others' bids
             (:mod:`engine.ai.inference`).
         candidates: worlds sampled before resampling ``max_worlds`` of them by those weights.
+        klammern_win: Klammern: utility of a won round per small point (points), added to the
+            point margin (§9.8).
+        call_share: Klammern: call contra (defenders) or re (playing team) when the team wins
+            in at least this share of the worlds (§9.7); the double-dummy view is optimistic,
+            hence the margin.
+        bid_shift: added to the bidding thresholds (:func:`engine.ai.bidding.bid`).
     """
 
     def __init__(
@@ -103,11 +109,14 @@ class StrongPlayer:
         node_budget: int | None = 3_500_000,
         time_budget_ms: float | None = 200.0,
         exact_limit: int = 48,
-        tie_margin: float = 1.0,
+        tie_margin: float = 6.0,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
         candidates: int = 120,
+        klammern_win: float = KLAMMERN_WIN,
+        call_share: float = 0.85,
+        bid_shift: float = 0.0,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
@@ -118,6 +127,9 @@ class StrongPlayer:
         self.search_cards = search_cards
         self.bid_inference = bid_inference
         self.candidates = candidates
+        self.klammern_win = klammern_win
+        self.call_share = call_share
+        self.bid_shift = bid_shift
 
     # ------------------------------------------------------------------------------ choose
 
@@ -133,7 +145,7 @@ class StrongPlayer:
         if first is not None:
             return first
         if obs.phase is Phase.BIDDING:
-            return model_bid(obs)
+            return model_bid(obs, self.bid_shift)
         plays = [a for a in obs.legal if isinstance(a, PlayCard)]
         calls = [a for a in obs.legal if isinstance(a, Contra | Re)]
         if not plays:
@@ -145,7 +157,7 @@ class StrongPlayer:
         if sum(obs.hand_counts) > self.search_cards and not calls:
             return card_action(obs, play_card(obs, k))
         ev = self.evaluate(obs, k, rng)
-        if calls and ev.win_share >= CALL_SHARE:
+        if calls and ev.win_share >= self.call_share:
             return calls[0]
         return card_action(obs, self._pick(obs, k, ev))
 
@@ -238,7 +250,9 @@ class StrongPlayer:
             weight_sum += wt
             best_u = -1e9
             for card, v in res.values.items():
-                u = _utility(v, objective, klammern, playing, me, total_est, mult)
+                u = _utility(
+                    v, objective, klammern, playing, me, total_est, mult, self.klammern_win
+                )
                 sums[card] = sums.get(card, 0.0) + wt * u
                 best_u = max(best_u, u)
             wins += wt * (best_u > 0)
@@ -246,20 +260,22 @@ class StrongPlayer:
         return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
 
 
-CALL_SHARE = 0.7
-"""Klammern: call contra (defenders) or re (playing team) when the team wins in at least this
-share of the worlds (§9.7); the double-dummy view is optimistic, hence the margin."""
-
-
 def _utility(
-    v: int, objective: str, klammern: bool, playing: int, me: int, total_est: int, mult: int
+    v: int,
+    objective: str,
+    klammern: bool,
+    playing: int,
+    me: int,
+    total_est: int,
+    mult: int,
+    win: float = KLAMMERN_WIN,
 ) -> float:
     """A solver value (NS − EW) as the viewer's team's utility (module docstring)."""
     if klammern:
         made = v > 0 if playing == 0 else v < 0
         won = made == (me == playing)
         margin = v if me == 0 else -v
-        return mult * KLAMMERN_WIN * (1 if won else -1) + margin
+        return mult * win * (1 if won else -1) + margin
     if objective == "diff":
         made = v > 0 if playing == 0 else v < 0
         if not made:
@@ -314,4 +330,4 @@ def _klammern_taken(
     return ns, ew
 
 
-__all__ = ["CALL_SHARE", "Evaluation", "StrongPlayer"]
+__all__ = ["Evaluation", "StrongPlayer"]
