@@ -117,35 +117,35 @@ KLAMMERN: tuple[float, ...] = (
 )
 
 FREE_THRESHOLDS: tuple[float, ...] = (
-    5,
-    0,
-    -15,
-    -15,
+    -7.0,
+    -12.0,
+    -27.0,
+    -27.0,
 )
 
 TURNED_THRESHOLDS: tuple[float, ...] = (
-    5,
-    0,
-    -15,
-    -15,
-    5,
-    0,
-    -15,
-    -15,
+    -7.0,
+    -12.0,
+    -27.0,
+    -27.0,
+    -7.0,
+    -12.0,
+    -27.0,
+    -27.0,
 )
 
 KLAMMERN_ACCEPT: tuple[float, ...] = (
-    0.3,
-    0.3,
-    0.3,
-    0.3,
+    0.15,
+    0.15,
+    0.15,
+    0.15,
 )
 
 KLAMMERN_KLEINTJE: tuple[float, ...] = (
-    0.4,
-    0.4,
-    0.4,
-    0.4,
+    0.25,
+    0.25,
+    0.25,
+    0.25,
 )
 
-KLAMMERN_BETER = 0.4
+KLAMMERN_BETER = 0.25

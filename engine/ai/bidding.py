@@ -12,7 +12,8 @@ The coefficients are fitted offline on a fixed corpus of deals solved double-dum
 (``scripts/fit_bidding.py``, data from ``scripts/gen_bidding_data.py``) and stored in
 :mod:`engine.ai.bidcoef`; nothing is fitted at import. The thresholds for naming a suit or
 passing (per auction position) were tuned by replaying the auction of every corpus deal with
-the solved outcomes (same script).
+the solved outcomes, then shifted after duplicate A/B matches in real play (same script,
+where the measurements are noted).
 
 Decisions: name/accept the best suit when its prediction reaches the threshold of the seat's
 position, else pass; a forced choice takes the best suit.

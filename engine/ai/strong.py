@@ -229,14 +229,17 @@ class StrongPlayer:
         wins = 0.0
         nodes = 0
         done = 0
+        last_nodes = 0
         for w in range(n_worlds):
             if done:
-                per_world = nodes / done
+                # Predict the next world's cost from the mean and the last one (costs within a
+                # decision are correlated; the tail decides the worst-case latency).
+                per_world = max(nodes / done, last_nodes)
                 if self.node_budget is not None and nodes + per_world > self.node_budget:
                     break
                 if self.time_budget_ms is not None:
                     spent = (time.perf_counter() - start) * 1000
-                    if spent + spent / done > self.time_budget_ms:
+                    if spent + spent * per_world / max(nodes, 1) > self.time_budget_ms:
                         break
             hands = worlds[w] if worlds is not None else sampler.sample(rng)
             taken = (base[0], base[1])
@@ -245,6 +248,7 @@ class StrongPlayer:
             opts: dd.Options = {**options, "taken": taken}
             res = dd.solve_moves(hands, trump, leader, trick, **opts)
             nodes += res.nodes
+            last_nodes = res.nodes
             done += 1
             wt = weights[w] if weights is not None else 1.0
             weight_sum += wt
