@@ -7,9 +7,23 @@ Klammern included (§9). They are plain picklable objects with a ``choose(obs, r
 
 Modules: :mod:`engine.ai.dd` (double-dummy solver), :mod:`engine.ai.knowledge` (what a seat
 knows about hidden cards), :mod:`engine.ai.sampler` (worlds consistent with it),
+:mod:`engine.ai.inference` (how likely a world makes the public bids),
 :mod:`engine.ai.basic` (rules of thumb), :mod:`engine.ai.strong` (PIMC with the solver),
-:mod:`engine.ai.bidding` (trump choice from a fitted hand model),
-:mod:`engine.ai.tournament` (duplicate matches).
+:mod:`engine.ai.bidding` (trump choice from a fitted hand model, coefficients in
+:mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches).
+
+Notes for the bot (``bot/computer.py``):
+
+* Players hold only numbers (their budget settings) and pickle; an ``Observation`` pickles too.
+  Create one player per worker process (``make_player`` is cheap; the first ``strong`` call
+  imports the solver's C core and the model constants, well under a second).
+* Budget: ``StrongPlayer(time_budget_ms=200.0, node_budget=3_500_000, max_worlds=48)`` are the
+  defaults. The node budget (deterministic) binds first on a core like the reference machine
+  (~25 M solver nodes/s), so decisions there depend only on ``(obs, seed)``; the wall-clock
+  budget is a safety net that makes a slower machine return earlier with fewer worlds.
+  ``time_budget_ms=None`` makes every decision reproducible anywhere (the tests use it).
+* Memory: the solver's transposition table is 2^19 entries (about 15 MB) per process, plus
+  the interpreter: about 50 MB per worker.
 """
 
 from __future__ import annotations

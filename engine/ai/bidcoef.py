@@ -124,14 +124,14 @@ FREE_THRESHOLDS: tuple[float, ...] = (
 )
 
 TURNED_THRESHOLDS: tuple[float, ...] = (
-    -7.0,
-    -12.0,
-    -27.0,
-    -27.0,
-    -7.0,
-    -12.0,
-    -27.0,
-    -27.0,
+    68.0,
+    63.0,
+    48.0,
+    48.0,
+    68.0,
+    63.0,
+    48.0,
+    48.0,
 )
 
 KLAMMERN_ACCEPT: tuple[float, ...] = (

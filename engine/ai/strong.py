@@ -55,6 +55,9 @@ from engine.observe import Observation
 from engine.phase import Phase
 from engine.settings import RoemMode
 
+HARD_FACTOR = 1.25
+"""A world is abandoned part-way once the decision has used this multiple of its node or
+time budget (the solver's cost per world is heavy-tailed; this bounds the worst case)."""
 KLAMMERN_WIN = 60.0
 """Klammern: utility of winning a round per small point, in points (§9.8)."""
 
@@ -162,8 +165,10 @@ class StrongPlayer:
         return card_action(obs, self._pick(obs, k, ev))
 
     def _pick(self, obs: Observation, k: Knowledge, ev: Evaluation) -> int:
-        best = max(ev.values, key=lambda c: (ev.values[c], -c))
         rule = play_card(obs, k)
+        if not ev.values:
+            return rule  # not even one world fitted in the budget
+        best = max(ev.values, key=lambda c: (ev.values[c], -c))
         if rule in ev.values and ev.values[rule] >= ev.values[best] - self.tie_margin:
             return rule
         return best
@@ -230,6 +235,16 @@ class StrongPlayer:
         nodes = 0
         done = 0
         last_nodes = 0
+        n_legal = legal_cards(obs).bit_count()
+        hard_nodes = None if self.node_budget is None else HARD_FACTOR * self.node_budget
+        hard_ms = None if self.time_budget_ms is None else HARD_FACTOR * self.time_budget_ms
+
+        def stop(partial: int) -> bool:
+            """Abandon a world that would overrun the hard limits (a heavy-tailed solve)."""
+            if hard_nodes is not None and nodes + partial > hard_nodes:
+                return True
+            return hard_ms is not None and (time.perf_counter() - start) * 1000 > hard_ms
+
         for w in range(n_worlds):
             if done:
                 # Predict the next world's cost from the mean and the last one (costs within a
@@ -246,7 +261,9 @@ class StrongPlayer:
             if klammern:
                 taken = _klammern_taken(obs, hands, trump, base)
             opts: dd.Options = {**options, "taken": taken}
-            res = dd.solve_moves(hands, trump, leader, trick, **opts)
+            res = dd.solve_moves(hands, trump, leader, trick, stop=stop, **opts)
+            if len(res.values) < n_legal:
+                break  # abandoned part-way: the world is not used
             nodes += res.nodes
             last_nodes = res.nodes
             done += 1
@@ -260,6 +277,8 @@ class StrongPlayer:
                 sums[card] = sums.get(card, 0.0) + wt * u
                 best_u = max(best_u, u)
             wins += wt * (best_u > 0)
+        if not done:
+            return Evaluation({}, 0, nodes, 0.0)
         values = {c: s / weight_sum for c, s in sums.items()}
         return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
 
