@@ -407,12 +407,18 @@ def solve_moves(
     trump: int,
     leader: int,
     trick: Sequence[tuple[int, int]] = (),
+    *,
+    stop: Callable[[int], bool] | None = None,
     **options: Unpack[Options],
 ) -> MovesResult:
     """Exact value (NS − EW) after each legal card of the player to move (PIMC input).
 
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
+
+    ``stop``: called with the nodes searched so far before each card after the first; when it
+    returns True the search ends early and ``values`` holds only the cards solved so far
+    (each still exact). Lets a caller bound its time per call to about one card's solve.
     """
     st = _prepare(hands, trump, leader, trick, options)
     values: dict[int, int] = {}
@@ -421,6 +427,8 @@ def solve_moves(
     guess = 0
     for c in range(32):
         if legal >> c & 1:
+            if stop is not None and values and stop(nodes):
+                break
             guess, _, n = _exact(_play(st, c), not values, guess)
             values[c] = guess
             nodes += n

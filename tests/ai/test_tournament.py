@@ -1,0 +1,74 @@
+"""The duplicate tournament tool (issue 5): CLI, JSON keys, duplicate seating."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.ai import tournament
+from engine.ai.strong import StrongPlayer
+from engine.players import Player
+
+KEYS = {
+    "deals",
+    "mean_diff",
+    "ci95_low",
+    "ci95_high",
+    "made_share",
+    "nat_share",
+    "decision_ms_median",
+    "decision_ms_p95",
+}
+
+
+def _quick(level: str) -> Player:
+    if level == "strong":
+        return StrongPlayer(max_worlds=4, node_budget=100_000, time_budget_ms=None)
+    from engine.ai import make_player
+
+    return make_player(level)
+
+
+def test_cli_json_has_the_issue_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = tournament.main(
+        ["--a", "basic", "--b", "random", "--deals", "6", "--seed", "3", "--preset", "amsterdam",
+         "--json"]
+    )  # fmt: skip
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= KEYS
+    assert out["deals"] == 6
+    assert out["ci95_low"] <= out["mean_diff"] <= out["ci95_high"]
+    assert 0 <= out["made_share"] <= 1 and abs(out["made_share"] + out["nat_share"] - 1) < 1e-9
+
+
+def test_cli_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert tournament.main(["--a", "random", "--b", "basic", "--deals", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "random vs basic" in text and "95% CI" in text and "decision time" in text
+
+
+def test_same_player_on_both_sides_scores_zero_exactly() -> None:
+    """Duplicate: with the same deterministic player everywhere both tables mirror each other."""
+    r = tournament.run("basic", "basic", 8, 5, "rotterdam")
+    assert r["mean_diff"] == 0
+
+
+@pytest.mark.parametrize("preset", ["amsterdam", "klassiek", "klammern"])
+def test_strong_plays_a_few_duplicate_deals(preset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tournament, "make_player", _quick)
+    r = tournament.run("strong", "basic", 2, 1, preset)
+    assert set(r) >= KEYS
+    assert r["decisions"] > 0
+    if preset == "klammern":
+        assert {"points_diff", "contra_share", "re_share", "voided"} <= set(r)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        tournament.run("strong", "nobody", 1, 1, "amsterdam")
+    with pytest.raises(ValueError):
+        tournament.run("basic", "basic", 0, 1, "amsterdam")
+    with pytest.raises(ValueError):
+        tournament.run("basic", "basic", 1, 1, "bridge")
