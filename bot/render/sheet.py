@@ -46,6 +46,7 @@ def _header_label(
 ) -> str:
     if viewer is not None:
         return us_them(tr, team, viewer)[:_LABEL_WIDTH]
+
     def short(seat: Seat) -> str:  # a computer by its seat: "Oost", not "Comput"
         player = players[seat]
         name = seat_name(tr, seat) if player.computer else player_name(tr, players, seat)
