@@ -55,7 +55,7 @@ from engine.observe import Observation
 from engine.phase import Phase
 from engine.settings import RoemMode
 
-HARD_FACTOR = 1.25
+HARD_FACTOR = 1.0
 """A world is abandoned part-way once the decision has used this multiple of its node or
 time budget (the solver's cost per world is heavy-tailed; this bounds the worst case)."""
 KLAMMERN_WIN = 60.0
