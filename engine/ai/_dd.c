@@ -4,8 +4,9 @@
  * Exposes one function with exactly the signature and semantics of _ddpy.search:
  *
  *   search(hands: tuple[int,int,int,int], trump, rule, roem: bool, four_low, pit, leader,
- *          trick: tuple[int,...], ns, ew, mode, playing, alpha, beta, new_tt: bool)
- *       -> (value, best_card, nodes)
+ *          trick: tuple[int,...], ns, ew, mode, playing, alpha, beta, new_tt: bool,
+ *          limit: int = 0, budget_ms: float = 0.0)
+ *       -> (value, best_card, nodes)      best_card -2: abandoned at the node/time limit
  *
  * Cards: index = suit*8 + rank (ranks 7 8 9 10 J Q K A natural), hands are 32-bit masks.
  * Values are absolute, North-South's view (NS maximises). mode 0: final NS-EW points
@@ -22,6 +23,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define AMSTERDAM 0
 #define ROTTERDAM 1
@@ -32,6 +34,8 @@
 #define TT_BITS 19
 #define TT_SIZE (1u << TT_BITS)
 #define UNKNOWN 32000
+#define CHECK_EVERY 1023 /* limits are checked when (nodes & CHECK_EVERY) == 0 */
+#define ABANDONED (-2)
 
 static const int TRUMP_POINTS[8] = {0, 0, 14, 10, 20, 3, 4, 11};
 static const int PLAIN_POINTS[8] = {0, 0, 0, 10, 2, 3, 4, 11};
@@ -70,7 +74,27 @@ static struct {
     const uint32_t *above;
     uint32_t (*between)[32];
     long long nodes;
+    long long limit;  /* abandon after this many nodes (0: none) */
+    double deadline;  /* abandon after this CLOCK_MONOTONIC time in seconds (0: none) */
+    int bounded, aborted;
 } S;
+
+static double now_seconds(void)
+{
+#ifdef _WIN32
+    return (double)clock() / CLOCKS_PER_SEC; /* wall-clock time with MSVC */
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#endif
+}
+
+static int over_limits(void)
+{
+    if (S.limit && S.nodes > S.limit) return 1;
+    return S.deadline > 0 && now_seconds() > S.deadline;
+}
 
 static void init_tables(void)
 {
@@ -255,6 +279,11 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
               int ew, int pit, int alpha, int beta, int *best_out)
 {
     S.nodes++;
+    if (S.bounded && !(S.nodes & CHECK_EVERY) && over_limits()) {
+        S.aborted = 1;
+        *best_out = ABANDONED;
+        return 0;
+    }
     int ttm = -1, base = 0, kns = 0, kew = 0;
     uint32_t idx = 0;
     uint8_t meta = 0;
@@ -358,6 +387,10 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
             }
         }
         S.h[seat] = hand;
+        if (S.aborted) {
+            *best_out = ABANDONED;
+            return 0; /* unwinding: nothing is stored */
+        }
         if (maxing) {
             if (v > best) {
                 best = v;
@@ -391,11 +424,13 @@ static PyObject *py_search(PyObject *self, PyObject *args)
 {
     unsigned long h0, h1, h2, h3;
     int trump, rule, roem, four_low, pit, leader, ns, ew, mode, playing, alpha, beta, new_tt;
+    long long limit = 0;
+    double budget_ms = 0.0;
     PyObject *trick;
     (void)self;
-    if (!PyArg_ParseTuple(args, "(kkkk)iipiiiOiiiiiip", &h0, &h1, &h2, &h3, &trump, &rule,
+    if (!PyArg_ParseTuple(args, "(kkkk)iipiiiOiiiiiip|Ld", &h0, &h1, &h2, &h3, &trump, &rule,
                           &roem, &four_low, &pit, &leader, &trick, &ns, &ew, &mode, &playing,
-                          &alpha, &beta, &new_tt))
+                          &alpha, &beta, &new_tt, &limit, &budget_ms))
         return NULL;
     if (trump < 0 || trump > 3 || leader < 0 || leader > 3 || rule < 0 || rule > 2) {
         PyErr_SetString(PyExc_ValueError, "bad trump, leader or rule");
@@ -447,6 +482,10 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     S.above = ABOVE[trump];
     S.between = BETWEEN[trump];
     S.nodes = 0;
+    S.limit = limit > 0 ? limit : 0;
+    S.deadline = budget_ms > 0 ? now_seconds() + budget_ms * 1e-3 : 0.0;
+    S.bounded = S.limit || S.deadline > 0;
+    S.aborted = 0;
     int best = -1, v;
     pit &= 3;
     if (nt) {
@@ -465,13 +504,18 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     } else {
         v = ab(leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta, &best);
     }
+    if (S.aborted) {
+        v = 0;
+        best = ABANDONED;
+    }
     return Py_BuildValue("iiL", v, best, S.nodes);
 }
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(hands, trump, rule, roem, four_low, pit, leader, trick, ns, ew, mode, playing, "
-     "alpha, beta, new_tt) -> (value, best_card, nodes); see engine.ai._ddpy.search."},
+     "alpha, beta, new_tt, limit=0, budget_ms=0.0) -> (value, best_card, nodes); see "
+     "engine.ai._ddpy.search."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,6 +18,8 @@ North–South's point of view (NS maximises, EW minimises). Objectives (``mode``
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable, Sequence
 
 from engine.ai._stack import call_with_fresh_stack
 from engine.ai.bitrules import (
@@ -34,6 +36,10 @@ from engine.ai.bitrules import (
 
 MODE_DIFF = 0
 MODE_SCORE = 1
+ABANDONED = -2
+"""``best_card`` of a search that a node or time limit ended (its value means nothing)."""
+CHECK_EVERY = 1023
+"""Limits are checked when ``nodes & CHECK_EVERY == 0`` (every 1,024 nodes, as in ``_dd``)."""
 
 _TT: dict[tuple[int, ...], list[int]] = {}
 _TT_SETTINGS: list[tuple[int, ...]] = [()]
@@ -100,6 +106,8 @@ def search(
     alpha: int,
     beta: int,
     new_tt: bool,
+    limit: int = 0,
+    budget_ms: float = 0.0,
 ) -> tuple[int, int, int]:
     """Fail-soft alpha-beta value of a position (the backend contract, shared with ``_dd``).
 
@@ -116,11 +124,16 @@ def search(
         new_tt: clear the transposition table first. It is also cleared when trump, rule,
             roem, four_low or playing differ from the previous call; otherwise entries are
             reused (they are exact bounds for their key in any deal).
+        limit: abandon the search after this many nodes (0: no limit); budget_ms: abandon it
+            after this much wall-clock time (0: none). Both are checked every 1,024 nodes
+            (when ``nodes % 1024 == 0``), so a node limit keeps results deterministic.
 
     Returns:
         ``(value, best_card, nodes)``. value v: v <= alpha → true value <= v; v >= beta →
         true value >= v; otherwise exact. best_card is the root card that produced v (a proof
-        of v when it is a bound on the mover's side or exact; -1 when no card is left).
+        of v when it is a bound on the mover's side or exact; -1 when no card is left), or
+        :data:`ABANDONED` (value 0) when a limit ended the search; the table then holds only
+        entries of completed subtrees, all still valid.
     """
     with _LOCK:  # one search at a time: the table is module state
         return _search(
@@ -139,7 +152,13 @@ def search(
             alpha,
             beta,
             new_tt,
+            limit,
+            budget_ms,
         )
+
+
+class _Abandon(Exception):
+    """Unwinds a search that ran into its node or time limit."""
 
 
 def _search(
@@ -158,6 +177,8 @@ def _search(
     alpha: int,
     beta: int,
     new_tt: bool,
+    limit: int = 0,
+    budget_ms: float = 0.0,
 ) -> tuple[int, int, int]:
     settings = (trump, rule, int(roem), four_low, playing)
     if new_tt or settings != _TT_SETTINGS[0] or len(_TT) > _TT_LIMIT:
@@ -176,6 +197,13 @@ def _search(
     suit_of = [SUIT_MASKS[c >> 3] for c in range(32)]
     nodes = 0
     root_best = -1
+    bounded = limit > 0 or budget_ms > 0
+    deadline = time.perf_counter() + budget_ms / 1000 if budget_ms > 0 else 0.0
+
+    def over_limits() -> bool:
+        if limit > 0 and nodes > limit:
+            return True
+        return deadline > 0 and time.perf_counter() > deadline
 
     def leaf(ns: int, ew: int, pit: int) -> int:
         if pit & 1:
@@ -275,6 +303,8 @@ def _search(
     ) -> int:
         nonlocal nodes, root_best
         nodes += 1
+        if bounded and not nodes & CHECK_EVERY and over_limits():
+            raise _Abandon
         ttm = -1
         key: tuple[int, ...] = ()
         base = 0
@@ -404,6 +434,27 @@ def _search(
         root_best = best_card  # the root returns last, so this ends as the root's card
         return best
 
+    try:
+        v = _run(ab, trick, leader, pts, strength, trump, ns, ew, pit, alpha, beta)
+    except _Abandon:
+        return 0, ABANDONED, nodes
+    return v, root_best, nodes
+
+
+def _run(
+    ab: Callable[..., int],
+    trick: tuple[int, ...],
+    leader: int,
+    pts: Sequence[int],
+    strength: Sequence[int],
+    trump: int,
+    ns: int,
+    ew: int,
+    pit: int,
+    alpha: int,
+    beta: int,
+) -> int:
+    """Start the search ``ab`` at the root (a trick boundary or inside ``trick``)."""
     if trick:
         tcards = 0
         wi = 0
@@ -433,4 +484,4 @@ def _search(
         )
     else:
         v = call_with_fresh_stack(ab, leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
-    return v, root_best, nodes
+    return v

@@ -61,6 +61,7 @@ call, so results and node counts are deterministic.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple, TypedDict, Unpack
 
@@ -79,7 +80,8 @@ from engine.ai.bitrules import (
 
 SearchFn = Callable[..., tuple[int, int, int]]
 """``search(hands, trump, rule, roem, four_low, pit, leader, trick, ns, ew, mode, playing,
-alpha, beta, new_tt) -> (value, best_card, nodes)``; see :func:`engine.ai._ddpy.search`."""
+alpha, beta, new_tt, limit=0, budget_ms=0.0) -> (value, best_card, nodes)``; see
+:func:`engine.ai._ddpy.search`."""
 
 _BACKENDS: dict[str, SearchFn] = {"python": _ddpy.search}
 try:  # pragma: no cover - depends on the build
@@ -324,16 +326,57 @@ def _diff_bounds(st: _State) -> tuple[int, int]:
 # ------------------------------------------------------------------------------ drivers
 
 
-def _search(st: _State, mode: int, alpha: int, new_tt: bool) -> tuple[int, int, int]:
-    """One null-window search ``(alpha, alpha + 1)``: (fail-soft value, best card, nodes)."""
-    return st.backend(
+def _search(
+    st: _State, mode: int, alpha: int, new_tt: bool, lim: _Limits | None = None, spent: int = 0
+) -> tuple[int, int, int]:
+    """One null-window search ``(alpha, alpha + 1)``: (fail-soft value, best card, nodes).
+
+    With ``lim`` (``spent`` nodes already used), raises :class:`_Abandoned` with the nodes
+    searched in total when a limit is reached, before or during the search.
+    """
+    limit, budget_ms = 0, 0.0
+    if lim is not None:
+        if lim.max_nodes is not None:
+            limit = lim.max_nodes - spent
+            if limit <= 0:
+                raise _Abandoned(spent)
+        if lim.deadline is not None:
+            budget_ms = (lim.deadline - time.perf_counter()) * 1000
+            if budget_ms <= 0:
+                raise _Abandoned(spent)
+    v, best, nodes = st.backend(
         st.hands, st.trump, st.rule, st.roem, st.four_low, st.pit, st.leader, st.trick,
-        st.ns, st.ew, mode, st.playing, alpha, alpha + 1, new_tt,
+        st.ns, st.ew, mode, st.playing, alpha, alpha + 1, new_tt, limit, budget_ms,
     )  # fmt: skip
+    if best == _ddpy.ABANDONED:
+        raise _Abandoned(spent + nodes)
+    return v, best, nodes
+
+
+class _Abandoned(Exception):
+    """Raised inside a solve that ran into its :class:`_Limits` (``nodes`` searched so far)."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(nodes)
+        self.nodes = nodes
+
+
+class _Limits(NamedTuple):
+    """Limits of one :func:`solve_moves` call: ``max_nodes`` in total (None: none) and a
+    ``deadline`` in :func:`time.perf_counter` seconds (None: none)."""
+
+    max_nodes: int | None
+    deadline: float | None
 
 
 def _mtd(
-    st: _State, mode: int, guess: int, bounds: tuple[int, int], new_tt: bool
+    st: _State,
+    mode: int,
+    guess: int,
+    bounds: tuple[int, int],
+    new_tt: bool,
+    lim: _Limits | None = None,
+    spent: int = 0,
 ) -> tuple[int, int, int]:
     """Exact value within the a-priori ``bounds`` (inclusive) by null-window searches.
 
@@ -341,6 +384,9 @@ def _mtd(
     away from the failing side in steps 2, 4, 8, ... and bisects once bracketed. The best
     card of the player to move comes from a search that proved the value on their side
     (fail-high for NS, fail-low for EW); the root is always expanded, never cut by the table.
+
+    ``lim`` (optional; ``spent`` nodes already used by the caller): raises
+    :class:`_Abandoned` when a limit is reached.
     """
     maxing = _to_move(st) % 2 == 0
     lower, upper = bounds
@@ -349,7 +395,7 @@ def _mtd(
     t = min(max(guess, lower), upper - 1)
     step, last = 2, 0
     while lower < upper:
-        v, b, n = _search(st, mode, t, new_tt)
+        v, b, n = _search(st, mode, t, new_tt, lim, spent + nodes)
         new_tt = False
         nodes += n
         d = 1 if v > t else -1
@@ -367,23 +413,28 @@ def _mtd(
         t = max(lower, min(t, upper - 1))
     if best < 0 and (st.hands[0] | st.hands[1] | st.hands[2] | st.hands[3]):
         # The value sits on an a-priori bound, never proven from the mover's side.
-        best, n = _search(st, mode, lower - 1 if maxing else lower, new_tt)[1:]
+        best, n = _search(st, mode, lower - 1 if maxing else lower, new_tt, lim, spent + nodes)[1:]
         nodes += n
     return lower, best, nodes
 
 
-def _exact(st: _State, new_tt: bool, guess: int = 0) -> tuple[int, int, int]:
-    """Exact value of ``st`` for its objective; see the module docstring for the nat phase."""
-    v, best, nodes = _mtd(st, MODE_DIFF, guess, _diff_bounds(st), new_tt)
+def _exact(
+    st: _State, new_tt: bool, guess: int = 0, lim: _Limits | None = None, spent: int = 0
+) -> tuple[int, int, int]:
+    """Exact value of ``st`` for its objective; see the module docstring for the nat phase.
+
+    ``lim``/``spent``: as for :func:`_mtd` (raises :class:`_Abandoned`).
+    """
+    v, best, nodes = _mtd(st, MODE_DIFF, guess, _diff_bounds(st), new_tt, lim, spent)
     if st.mode == MODE_DIFF or ((v > 0) if st.playing == 0 else (v < 0)):
         return v, best, nodes  # made: the round-score difference equals the point difference
     # Nat for the playing team: the value is ∓ the final total of the best nat line, which
     # the defenders maximise (more roem) and the playing team minimises (§6.3).
     least, most = _total_bounds(st)
     if st.playing == 0:
-        v2, best2, n2 = _mtd(st, MODE_SCORE, -least, (-most, -least), False)
+        v2, best2, n2 = _mtd(st, MODE_SCORE, -least, (-most, -least), False, lim, spent + nodes)
     else:
-        v2, best2, n2 = _mtd(st, MODE_SCORE, least, (least, most), False)
+        v2, best2, n2 = _mtd(st, MODE_SCORE, least, (least, most), False, lim, spent + nodes)
     return v2, best2, nodes + n2
 
 
@@ -408,7 +459,8 @@ def solve_moves(
     leader: int,
     trick: Sequence[tuple[int, int]] = (),
     *,
-    stop: Callable[[int], bool] | None = None,
+    max_nodes: int | None = None,
+    deadline: float | None = None,
     **options: Unpack[Options],
 ) -> MovesResult:
     """Exact value (NS − EW) after each legal card of the player to move (PIMC input).
@@ -416,20 +468,25 @@ def solve_moves(
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
 
-    ``stop``: called with the nodes searched so far before each card after the first; when it
-    returns True the search ends early and ``values`` holds only the cards solved so far
-    (each still exact). Lets a caller bound its time per call to about one card's solve.
+    ``max_nodes`` (total search nodes) and ``deadline`` (a :func:`time.perf_counter` value):
+    when either is reached, even inside a search, the call ends and ``values`` holds only the
+    cards fully solved so far (each still exact; possibly none); ``nodes`` counts every node
+    searched. Limits are checked every 1,024 nodes, so a node limit keeps the result
+    deterministic and the time limit is kept to well under a millisecond.
     """
     st = _prepare(hands, trump, leader, trick, options)
     values: dict[int, int] = {}
     nodes = 0
     legal = _legal(st)
     guess = 0
+    lim = None if max_nodes is None and deadline is None else _Limits(max_nodes, deadline)
     for c in range(32):
         if legal >> c & 1:
-            if stop is not None and values and stop(nodes):
+            try:
+                guess, _, n = _exact(_play(st, c), not values, guess, lim, nodes)
+            except _Abandoned as e:
+                nodes = e.nodes
                 break
-            guess, _, n = _exact(_play(st, c), not values, guess)
             values[c] = guess
             nodes += n
     return MovesResult(_to_move(st), values, nodes)

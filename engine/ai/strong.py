@@ -236,14 +236,14 @@ class StrongPlayer:
         done = 0
         last_nodes = 0
         n_legal = legal_cards(obs).bit_count()
-        hard_nodes = None if self.node_budget is None else HARD_FACTOR * self.node_budget
-        hard_ms = None if self.time_budget_ms is None else HARD_FACTOR * self.time_budget_ms
-
-        def stop(partial: int) -> bool:
-            """Abandon a world that would overrun the hard limits (a heavy-tailed solve)."""
-            if hard_nodes is not None and nodes + partial > hard_nodes:
-                return True
-            return hard_ms is not None and (time.perf_counter() - start) * 1000 > hard_ms
+        # Hard limits: a world whose solve would overrun them is abandoned part-way (the
+        # solver's cost per world is heavy-tailed in the first tricks).
+        hard_nodes = None if self.node_budget is None else int(HARD_FACTOR * self.node_budget)
+        deadline = (
+            None
+            if self.time_budget_ms is None
+            else start + HARD_FACTOR * self.time_budget_ms / 1000
+        )
 
         for w in range(n_worlds):
             if done:
@@ -261,7 +261,15 @@ class StrongPlayer:
             if klammern:
                 taken = _klammern_taken(obs, hands, trump, base)
             opts: dd.Options = {**options, "taken": taken}
-            res = dd.solve_moves(hands, trump, leader, trick, stop=stop, **opts)
+            res = dd.solve_moves(
+                hands,
+                trump,
+                leader,
+                trick,
+                max_nodes=None if hard_nodes is None else hard_nodes - nodes,
+                deadline=deadline,
+                **opts,
+            )
             if len(res.values) < n_legal:
                 break  # abandoned part-way: the world is not used
             nodes += res.nodes

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from dataclasses import replace
 from functools import cache
 from typing import Unpack
@@ -240,6 +241,45 @@ def test_full_deal_root_equals_best_move() -> None:
             assert score.value == r.value
         else:
             assert score.value <= -162
+
+
+def _deal_with_tricks_left(seed: int, tricks: int) -> tuple[int, int, int, int]:
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    return tuple(sum(1 << x for x in deck[tricks * s : tricks * s + tricks]) for s in range(4))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_solve_moves_node_limit_abandons_inside_a_search(backend: str) -> None:
+    """``max_nodes`` is checked inside the searches (every 1,024 nodes), not only between
+    cards: a limit below one card's solve leaves no value; a larger one keeps only cards
+    fully solved, each exact; the result is deterministic."""
+    hands = _deal_with_tricks_left(11, 6 if backend == "python" else 8)
+    full = dd.solve_moves(hands, 1, 0, backend=backend)
+    assert len(full.values) >= 3 and full.nodes > 10_000
+    none = dd.solve_moves(hands, 1, 0, max_nodes=1, backend=backend)
+    assert none.values == {}
+    assert none.nodes <= 1024  # abandoned at the first check, inside the first search
+    limit = full.nodes // 2
+    part = dd.solve_moves(hands, 1, 0, max_nodes=limit, backend=backend)
+    assert 0 < len(part.values) < len(full.values)
+    assert all(full.values[c] == v for c, v in part.values.items())
+    assert limit < part.nodes <= limit + 1024
+    assert part == dd.solve_moves(hands, 1, 0, max_nodes=limit, backend=backend)
+    # A limit that is not reached changes nothing, node count included.
+    assert dd.solve_moves(hands, 1, 0, max_nodes=full.nodes + 1, backend=backend) == full
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_solve_moves_deadline(backend: str) -> None:
+    """A deadline already past abandons at the first check; a far one changes nothing."""
+    hands = _deal_with_tricks_left(12, 5)
+    full = dd.solve_moves(hands, 2, 1, backend=backend)
+    past = dd.solve_moves(hands, 2, 1, deadline=time.perf_counter() - 1, backend=backend)
+    assert past.values == {} and past.nodes == 0
+    far = dd.solve_moves(hands, 2, 1, deadline=time.perf_counter() + 3600, backend=backend)
+    assert far == full
 
 
 # ---------------------------------------------------------------- hand-made positions
