@@ -13,7 +13,7 @@ import time
 from engine.cards import Seat
 from engine.deal import deal, round_rng
 from engine.round import Phase, RoundState
-from engine.settings import KLAVERJAS_PRESETS, Settings, TrumpSelection
+from engine.settings import KLAVERJAS_PRESETS, PRESETS, Settings, TrumpSelection
 
 
 def play_rounds(settings: Settings, n: int, seed: int) -> tuple[int, int, float]:
@@ -63,7 +63,9 @@ def main() -> None:
     voided deal, §9.3, count as rounds too)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3000)
-    parser.add_argument("--preset", default=None)
+    parser.add_argument(
+        "--preset", default=None, choices=sorted(PRESETS), help="only this preset (default: all)"
+    )
     args = parser.parse_args()
     presets = [args.preset] if args.preset else [*KLAVERJAS_PRESETS, "klammern"]
     for p in presets:

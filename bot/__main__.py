@@ -1,18 +1,149 @@
-"""``python -m bot``: run the bot with long polling (settings from the environment / ``.env``)."""
+"""``python -m bot``: run the bot with long polling (settings from the environment / ``.env``).
+
+Before polling, the bot connects to the Bot API (``getMe``). A token the server rejects stops it
+with one line on stderr and exit code 2 (like a missing or malformed setting); a Bot API that
+cannot be reached after :data:`BOOTSTRAP_RETRIES` further attempts stops it with one line and
+exit code 1. The token is never printed: log lines that would contain it show ``<token>``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import sys
 
 from pydantic import ValidationError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.app import build_application
 from bot.config import BotConfig
+from bot.context import KlaverjasApp
+
+log = logging.getLogger("bot")
+
+TELEGRAM_API = "https://api.telegram.org/bot"
+"""PTB's default base URL, shown in messages when ``TELEGRAM_API_BASE_URL`` is not set."""
+
+BOOTSTRAP_RETRIES = 3
+"""Further attempts to reach the Bot API at start-up (after 1, 2 and 4 seconds), and PTB's
+``bootstrap_retries`` for the start of polling."""
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+EXIT_CONFIG = 2
+"""Exit code for a missing or bad setting, including a token Telegram rejects."""
+
+EXIT_UNREACHABLE = 1
+"""Exit code when the Bot API cannot be reached or fails at start-up."""
+
+
+class StartupError(Exception):
+    """The bot cannot start; ``str(error)`` is the one line for the operator.
+
+    Args:
+        message: what went wrong and what to check (never the token).
+        exit_code: the process exit code.
+    """
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class RedactingFormatter(logging.Formatter):
+    """A log formatter that replaces a secret (the bot token) by ``<token>`` everywhere in the
+    formatted record, tracebacks included."""
+
+    def __init__(self, fmt: str, secret: str) -> None:
+        super().__init__(fmt)
+        self._secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        """Format ``record`` as usual, then hide the secret."""
+        text = super().format(record)
+        return text.replace(self._secret, "<token>") if self._secret else text
+
+
+def configure_logging(level_name: str, token: str) -> None:
+    """Log to stderr at ``level_name`` (an unknown name means INFO) with the token redacted;
+    httpx (which logs every request URL, token included) and APScheduler only from WARNING."""
+    level = logging.getLevelNamesMapping().get(level_name.upper(), logging.INFO)
+    handler = logging.StreamHandler()
+    handler.setFormatter(RedactingFormatter(LOG_FORMAT, token))
+    logging.basicConfig(level=level, handlers=[handler])
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+
+
+async def connect(
+    app: KlaverjasApp,
+    base_url: str,
+    token: str,
+    *,
+    retries: int = BOOTSTRAP_RETRIES,
+    delay: float = 1.0,
+) -> None:
+    """Initialize ``app`` (PTB calls ``getMe``), trying again after network failures.
+
+    Args:
+        app: the application from :func:`bot.app.build_application`.
+        base_url: the Bot API base URL, for messages.
+        token: the bot token, removed from anything shown.
+        retries: further attempts after a network failure; the waits double from ``delay``.
+        delay: seconds before the first retry.
+
+    Raises:
+        StartupError: the token was rejected (exit code 2), or the Bot API could not be reached
+            or answered with an error (exit code 1). The app's connections are closed then.
+    """
+    for attempt in range(retries + 1):
+        try:
+            await app.initialize()
+        except InvalidToken:
+            await app.bot.shutdown()
+            hint = f" and TELEGRAM_API_BASE_URL ({base_url})" if base_url != TELEGRAM_API else ""
+            raise StartupError(
+                f"Telegram rejected the token; check TELEGRAM_BOT_TOKEN (from @BotFather){hint}.",
+                EXIT_CONFIG,
+            ) from None
+        except NetworkError as exc:  # TimedOut included
+            reason = _short(exc, token)
+            if attempt == retries:
+                await app.bot.shutdown()
+                raise StartupError(
+                    f"Cannot reach the Telegram Bot API at {base_url}: {reason}", EXIT_UNREACHABLE
+                ) from None
+            wait = delay * 2**attempt
+            log.warning(
+                "Cannot reach the Telegram Bot API at %s (%s); trying again in %g s",
+                base_url,
+                reason,
+                wait,
+            )
+            await asyncio.sleep(wait)
+        except TelegramError as exc:
+            await app.bot.shutdown()
+            raise StartupError(
+                f"The Telegram Bot API at {base_url} failed at start-up: {_short(exc, token)}",
+                EXIT_UNREACHABLE,
+            ) from None
+        else:
+            return
+
+
+def _short(exc: BaseException, token: str) -> str:
+    """The error's message on one line, without the token."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text.replace(token, "<token>") if token else text
 
 
 def main() -> int:
-    """Load the settings, build the application and poll until interrupted."""
+    """Load the settings, connect to the Bot API and poll until interrupted.
+
+    Returns the exit code: 0 after a clean stop, 2 for a missing or bad setting (a rejected
+    token included), 1 when the Bot API cannot be reached at start-up.
+    """
     try:
         config = BotConfig()  # type: ignore[call-arg]  # values come from the environment
     except ValidationError as exc:
@@ -25,15 +156,30 @@ def main() -> int:
                 )
             else:
                 print(f"{name}: {error['msg']}", file=sys.stderr)
-        return 2
-    logging.basicConfig(
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        level=getattr(logging, config.log_level.upper(), logging.INFO),
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # httpx logs URLs with the token
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+        return EXIT_CONFIG
+    token = config.telegram_bot_token.get_secret_value()
+    configure_logging(config.log_level, token)
     app = build_application(config)
-    app.run_polling(allowed_updates=["message", "callback_query"])
+    base_url = (config.telegram_api_base_url or TELEGRAM_API).rstrip("/")
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # run_polling below continues on this loop
+    connecting = loop.create_task(connect(app, base_url, token))
+    try:
+        loop.run_until_complete(connecting)
+    except StartupError as exc:
+        loop.close()
+        print(exc, file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:  # Ctrl-C while waiting to retry
+        connecting.cancel()
+        with contextlib.suppress(BaseException):
+            loop.run_until_complete(connecting)
+        loop.run_until_complete(app.bot.shutdown())
+        loop.close()
+        return 130
+    app.run_polling(
+        allowed_updates=["message", "callback_query"], bootstrap_retries=BOOTSTRAP_RETRIES
+    )
     return 0
 
 

@@ -11,6 +11,10 @@ big points; each round has ``variant``, ``proposed``, ``bids``, ``declarations``
 ``declaration_points``, ``bella``, ``contra``, ``re``, ``declined``, ``points``, ``winner``,
 ``multiplier``, ``small_points``, ``tally`` (small and big points after it), and, like a
 Klaverjassen round, ``score`` (the small points won) and ``nat`` (the playing team lost).
+
+A ``--database`` that does not exist (no file is created), is not an SQLite database or cannot
+be opened ends with one line on stderr and exit code 2. When the reader of the output goes
+away early (``... | head``) the export stops quietly with exit code 1.
 """
 
 from __future__ import annotations
@@ -18,15 +22,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from bot.tables import TableSettings
 from engine.cards import Team
 from engine.game import GameState
 from engine.record import game_export, replay_actions, round_export
-from storage import Game, GameStatus, SeatKind, open_repository
+from storage import Game, GameStatus, SeatKind, StorageError, open_repository
 
 SEAT_LETTERS = "NESW"
 
@@ -109,9 +116,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     exp.add_argument("--database", required=True, help="path of the SQLite database")
     exp.add_argument("--chat", type=int, default=None, help="only the games of this chat")
     args = parser.parse_args(argv)
-    records = asyncio.run(export(args.database, args.chat))
-    json.dump(records, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    database = Path(args.database)
+    if not database.is_file():  # opening it would create an empty database
+        what = "is not a file" if database.exists() else "does not exist"
+        print(f"Database {database} {what}; check --database.", file=sys.stderr)
+        return 2
+    try:
+        records = asyncio.run(export(str(database), args.chat))
+    except (sqlite3.Error, StorageError) as exc:
+        print(f"Cannot read the database {database}: {exc}", file=sys.stderr)
+        return 2
+    return _print_json(records)
+
+
+def _print_json(records: list[dict[str, Any]]) -> int:
+    """Write ``records`` to stdout as one JSON line; 1 if the reader went away (``| head``)."""
+    try:
+        json.dump(records, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python docs, "Note on SIGPIPE": point stdout at devnull so that the flush at exit
+        # does not raise BrokenPipeError again, and exit with 1.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return 0
 
 

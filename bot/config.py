@@ -21,10 +21,12 @@ class BotConfig(BaseSettings):
             ``http://127.0.0.1:8081/bot``; None for Telegram's.
         database_path: SQLite file (created if missing).
         default_language: language when neither chat nor user chose one (nl, de, fr, en).
-        turn_timeout_seconds: default seconds a player has to act; 0 turns the timer off.
-        computer_level: strength of computer players: ``strong`` or ``basic``.
-        computer_workers: processes that run computer players (0: a thread in the bot process).
-        log_level: Python logging level name.
+        turn_timeout_seconds: default seconds a player has to act, 0 to 3600; 0 turns the
+            timer off.
+        computer_level: strength of computer players: ``strong``, ``basic`` or ``random``.
+        computer_workers: processes that run computer players, 0 to 32 (0: a thread in the bot
+            process).
+        log_level: Python logging level name (an unknown name means INFO).
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")

@@ -1,4 +1,4 @@
-"""Duplicate matches between computer players (issue 5).
+"""Duplicate matches between computer players.
 
 ``python -m engine.ai.tournament --a strong --b basic --deals N --seed S --preset P [--json]``
 

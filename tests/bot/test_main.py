@@ -1,33 +1,67 @@
 """``python -m bot`` as a user runs it: settings from the environment, long polling against a
-(local) Bot API server, a clean stop on SIGINT; and ``python -m bot.admin export``."""
+(local) Bot API server, a clean stop on SIGINT, one line and an exit code when the Bot API
+rejects the token or cannot be reached; and ``python -m bot.admin export``.
+
+The subprocesses import this checkout's packages (``PYTHONPATH``), not an installed copy."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
+import socket
 import sys
 from pathlib import Path
 
+import pytest
+
+from bot.__main__ import BOOTSTRAP_RETRIES, RedactingFormatter
 from tests.fakebot import FakeBotApi
 
 ROOT = Path(__file__).resolve().parents[2]
+
+WRONG_TOKEN = "987654321:AAWrongTokenTheServerRejects-xyz"
+"""A well-formed token the fake Bot API does not know (it answers 401 Unauthorized)."""
+
+
+def _env(**settings: str) -> dict[str, str]:
+    """The environment for a subprocess: ours without bot settings, this checkout first on the
+    import path, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    return {**env, **settings}
+
+
+async def _run_bot(env: dict[str, str], cwd: Path, seconds: float) -> tuple[int, str, str]:
+    """Run ``python -m bot`` to its end; returns (exit code, stdout, stderr)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), timeout=seconds)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
 
 
 async def test_python_m_bot_serves_a_group_and_stops_cleanly(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
     db = tmp_path / "bot.sqlite3"
-    env = {
-        **os.environ,
-        "TELEGRAM_BOT_TOKEN": fake_api.token,
-        "TELEGRAM_API_BASE_URL": fake_api.base_url,
-        "DATABASE_PATH": str(db),
-        "DEFAULT_LANGUAGE": "de",
-        "COMPUTER_WORKERS": "0",
-        "LOG_LEVEL": "WARNING",
-    }
+    env = _env(
+        TELEGRAM_BOT_TOKEN=fake_api.token,
+        TELEGRAM_API_BASE_URL=fake_api.base_url,
+        DATABASE_PATH=str(db),
+        DEFAULT_LANGUAGE="de",
+        COMPUTER_WORKERS="0",
+        LOG_LEVEL="WARNING",
+    )
     anna = fake_api.add_user("Anna", language_code="de", started=True)
     group = fake_api.add_group("Runde", members=[anna])
     proc = await asyncio.create_subprocess_exec(
@@ -60,6 +94,7 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
         "--database",
         str(db),
         cwd=ROOT,
+        env=_env(),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
@@ -71,16 +106,71 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
 
 
 async def test_python_m_bot_without_a_token_says_what_is_missing(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "TELEGRAM_BOT_TOKEN"}
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+    code, _, err = await _run_bot(_env(), tmp_path, seconds=30)
+    assert code == 2
+    assert "TELEGRAM_BOT_TOKEN is not set" in err
+
+
+@pytest.mark.parametrize("log_level", ["INFO", "DEBUG"])
+async def test_python_m_bot_with_a_rejected_token_stops_with_one_line(
+    fake_api: FakeBotApi, tmp_path: Path, log_level: str
+) -> None:
+    db = tmp_path / "bot.sqlite3"
+    env = _env(
+        TELEGRAM_BOT_TOKEN=WRONG_TOKEN,
+        TELEGRAM_API_BASE_URL=fake_api.base_url,
+        DATABASE_PATH=str(db),
+        COMPUTER_WORKERS="0",
+        LOG_LEVEL=log_level,
     )
-    _, err = await asyncio.wait_for(proc.communicate(), timeout=30)
-    assert proc.returncode == 2
-    assert "TELEGRAM_BOT_TOKEN is not set" in err.decode()
+    code, out, err = await _run_bot(env, tmp_path, seconds=30)
+    assert code == 2, err
+    assert fake_api.calls.count("getMe") == 1  # it asked the server, once: no retries
+    lines = err.splitlines()
+    assert lines[-1] == (
+        "Telegram rejected the token; check TELEGRAM_BOT_TOKEN (from @BotFather) and "
+        f"TELEGRAM_API_BASE_URL ({fake_api.base_url})."
+    )
+    if log_level == "INFO":
+        assert out == "" and len(lines) == 1
+    assert "Traceback" not in err
+    secret = WRONG_TOKEN.split(":", 1)[1]
+    assert secret not in out + err
+    assert not db.exists()  # stopped before opening the database
+
+
+async def test_python_m_bot_without_a_reachable_bot_api_stops_with_one_line(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))  # bound but not listening: every connection is refused
+        base = f"http://127.0.0.1:{sock.getsockname()[1]}/bot"
+        env = _env(
+            TELEGRAM_BOT_TOKEN=WRONG_TOKEN,
+            TELEGRAM_API_BASE_URL=base,
+            DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
+            COMPUTER_WORKERS="0",
+            LOG_LEVEL="INFO",
+        )
+        code, out, err = await _run_bot(env, tmp_path, seconds=60)
+    assert code == 1, err
+    *retries, last = err.splitlines()
+    assert last.startswith(f"Cannot reach the Telegram Bot API at {base}: ")
+    assert "ConnectError" in last
+    assert len(retries) == BOOTSTRAP_RETRIES  # one warning per retry, then the final line
+    assert all("WARNING" in line and "trying again" in line for line in retries)
+    assert "Traceback" not in err
+    assert WRONG_TOKEN.split(":", 1)[1] not in out + err
+
+
+def test_log_lines_never_show_the_token() -> None:
+    formatter = RedactingFormatter("%(levelname)s %(message)s", WRONG_TOKEN)
+    try:
+        raise RuntimeError(f"The token `{WRONG_TOKEN}` was rejected by the server.")
+    except RuntimeError:
+        record = logging.LogRecord(
+            "x", logging.ERROR, __file__, 1, "GET /bot%s/getMe", (WRONG_TOKEN,), sys.exc_info()
+        )
+    text = formatter.format(record)
+    assert WRONG_TOKEN not in text
+    assert "GET /bot<token>/getMe" in text and "The token `<token>` was rejected" in text

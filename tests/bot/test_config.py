@@ -1,0 +1,73 @@
+"""``.env.example`` documents every setting of :class:`bot.config.BotConfig` with the values
+and limits the config enforces."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import annotated_types
+import pytest
+from pydantic import ValidationError
+
+from bot.config import BotConfig
+from bot.i18n import LANGUAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456789:AAExampleTokenForTheConfigTests"
+
+
+@pytest.fixture(autouse=True)
+def _no_outside_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Neither the environment nor a developer's ``.env`` decides what these tests see."""
+    monkeypatch.chdir(tmp_path)
+    for name in BotConfig.model_fields:
+        monkeypatch.delenv(name.upper(), raising=False)
+
+
+def _example() -> dict[str, tuple[str, str]]:
+    """``.env.example`` as {KEY: (comment above it, example value)}."""
+    settings: dict[str, tuple[str, str]] = {}
+    comment: list[str] = []
+    for line in (ROOT / ".env.example").read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            comment.append(line.lstrip("# "))
+        elif match := re.fullmatch(r"([A-Z_]+)=(.*)", line):
+            settings[match[1]] = (" ".join(comment), match[2])
+            comment = []
+        else:
+            comment = []
+    return settings
+
+
+def test_env_example_lists_every_setting() -> None:
+    assert sorted(_example()) == sorted(name.upper() for name in BotConfig.model_fields)
+
+
+def test_env_example_states_the_enforced_limits() -> None:
+    example = _example()
+    for name, field in BotConfig.model_fields.items():
+        low = [m.ge for m in field.metadata if isinstance(m, annotated_types.Ge)]
+        high = [m.le for m in field.metadata if isinstance(m, annotated_types.Le)]
+        if low or high:
+            assert f"{low[0]} to {high[0]}" in example[name.upper()][0], name
+    assert all(lang in example["DEFAULT_LANGUAGE"][0] for lang in LANGUAGES)
+    for level in ("strong", "basic", "random"):
+        assert level in example["COMPUTER_LEVEL"][0]
+        assert BotConfig(telegram_bot_token=TOKEN, computer_level=level).computer_level == level
+
+
+def test_env_example_values_are_accepted() -> None:
+    values = {key.lower(): value for key, (_, value) in _example().items() if value}
+    config = BotConfig(**{**values, "telegram_bot_token": TOKEN})
+    assert config.turn_timeout_seconds == int(values["turn_timeout_seconds"])
+    assert config.computer_workers == int(values["computer_workers"])
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [("turn_timeout_seconds", 3601), ("turn_timeout_seconds", -1), ("computer_workers", 33)],
+)
+def test_values_beyond_the_documented_limits_are_refused(setting: str, value: int) -> None:
+    with pytest.raises(ValidationError):
+        BotConfig(telegram_bot_token=TOKEN, **{setting: value})
