@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import sys
 
 from pydantic import ValidationError
@@ -19,6 +20,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.app import build_application
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
+from storage import SchemaError
 
 log = logging.getLogger("bot")
 
@@ -177,9 +179,13 @@ def main() -> int:
         loop.run_until_complete(app.bot.shutdown())
         loop.close()
         return 130
-    app.run_polling(
-        allowed_updates=["message", "callback_query"], bootstrap_retries=BOOTSTRAP_RETRIES
-    )
+    try:
+        app.run_polling(
+            allowed_updates=["message", "callback_query"], bootstrap_retries=BOOTSTRAP_RETRIES
+        )
+    except (sqlite3.Error, SchemaError) as exc:  # opening the database in post_init
+        print(f"Cannot open the database {config.database_path}: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     return 0
 
 

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
 from types import TracebackType
 from typing import Self
 
@@ -71,8 +72,8 @@ class SqliteRepository:
         migrations: Sequence[Migration] = MIGRATIONS,
         clock: Callable[[], float] = time.time,
     ) -> Self:
-        """Connect to ``path`` (created if missing; ``":memory:"`` for a private in-memory
-        database), set the PRAGMAs (``journal_mode=WAL``, ``synchronous=NORMAL``,
+        """Connect to ``path`` (created if missing, with its folders; ``":memory:"`` for a
+        private in-memory database), set the PRAGMAs (``journal_mode=WAL``, ``synchronous=NORMAL``,
         ``foreign_keys=ON``, ``busy_timeout``) and apply pending ``migrations`` (``clock`` only
         stamps ``schema_version.applied_at``).
 
@@ -82,7 +83,15 @@ class SqliteRepository:
         """
         if sqlite3.sqlite_version_info < MIN_SQLITE:
             raise SchemaError(f"SQLite {sqlite3.sqlite_version} is too old; need 3.35 or newer")
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        name = os.fspath(path)
+        if name != ":memory:" and not name.startswith("file:"):
+            try:
+                Path(name).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise sqlite3.OperationalError(
+                    f"cannot create the folder of {name}: {exc}"
+                ) from exc
+        conn = await aiosqlite.connect(name, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
             await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")

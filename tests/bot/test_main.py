@@ -163,6 +163,25 @@ async def test_python_m_bot_without_a_reachable_bot_api_stops_with_one_line(
     assert WRONG_TOKEN.split(":", 1)[1] not in out + err
 
 
+async def test_python_m_bot_with_a_file_that_is_not_a_database_stops_with_one_line(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a database, " * 200)
+    env = _env(
+        TELEGRAM_BOT_TOKEN=fake_api.token,
+        TELEGRAM_API_BASE_URL=fake_api.base_url,
+        DATABASE_PATH=str(bad),
+        COMPUTER_WORKERS="0",
+        LOG_LEVEL="INFO",
+    )
+    code, _, err = await _run_bot(env, tmp_path, seconds=30)
+    assert code == 2, err
+    assert err.splitlines()[-1] == f"Cannot open the database {bad}: file is not a database"
+    assert "Traceback" not in err
+    assert bad.read_text().startswith("not a database")  # left as it was
+
+
 def test_log_lines_never_show_the_token() -> None:
     formatter = RedactingFormatter("%(levelname)s %(message)s", WRONG_TOKEN)
     try:

@@ -99,3 +99,20 @@ async def test_a_closed_repository_refuses_work_and_closes_twice() -> None:
     await repo.close()
     with pytest.raises(RuntimeError, match="closed"):
         await repo.get_chat(CHAT)
+
+
+async def test_open_creates_the_database_folder(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "deeper" / "bot.sqlite3"
+    repo = await SqliteRepository.open(path)
+    await repo.close()
+    assert path.is_file()
+    again = await SqliteRepository.open(path)  # and opens it again as it is
+    await again.close()
+
+
+async def test_open_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database, " * 200)
+    with pytest.raises(sqlite3.DatabaseError):
+        await SqliteRepository.open(path)
+    assert path.read_text().startswith("not a database")
