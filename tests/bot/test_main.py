@@ -34,9 +34,9 @@ def _env(**settings: str) -> dict[str, str]:
     return {**env, **settings}
 
 
-async def _run_bot(env: dict[str, str], cwd: Path, seconds: float) -> tuple[int, str, str]:
-    """Run ``python -m bot`` to its end; returns (exit code, stdout, stderr)."""
-    proc = await asyncio.create_subprocess_exec(
+async def _spawn_bot(env: dict[str, str], cwd: Path) -> asyncio.subprocess.Process:
+    """Start ``python -m bot`` with piped stdout and stderr."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "bot",
@@ -45,6 +45,11 @@ async def _run_bot(env: dict[str, str], cwd: Path, seconds: float) -> tuple[int,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+
+
+async def _run_bot(env: dict[str, str], cwd: Path, seconds: float) -> tuple[int, str, str]:
+    """Run ``python -m bot`` to its end; returns (exit code, stdout, stderr)."""
+    proc = await _spawn_bot(env, cwd)
     out, err = await asyncio.wait_for(proc.communicate(), timeout=seconds)
     assert proc.returncode is not None
     return proc.returncode, out.decode(), err.decode()
@@ -64,15 +69,7 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
     )
     anna = fake_api.add_user("Anna", language_code="de", started=True)
     group = fake_api.add_group("Runde", members=[anna])
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    proc = await _spawn_bot(env, tmp_path)
     try:
         await fake_api.wait_for(lambda: fake_api.calls.count("getUpdates") > 0, timeout=30)
         await anna.send(group, "/klaverjas")
