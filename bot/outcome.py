@@ -15,10 +15,12 @@ class Notice:
     """Something to tell the group beyond the table: ``kind`` is ``timeout`` (the computer
     played for ``seat``), ``handover`` (``seat`` went to a computer), ``absent`` (``seat`` went
     to a computer after three timeouts), ``seated`` (a player took ``seat`` through the private
-    chat), ``reminder`` (``seat`` is running out of time).
+    chat), ``reminder`` (``seat`` is running out of time), ``back`` (``user_id`` took their
+    ``seat`` back from the computer).
 
     For a seat that went to a computer: ``user_id`` is who sat there and ``hand`` their hand
-    message, which the presenter closes."""
+    message, which the presenter turns into the offer to take the seat back. For ``back``:
+    ``hand`` is that offer message, which the presenter closes."""
 
     kind: str
     seat: int | None = None
@@ -35,7 +37,8 @@ class Outcome:
         refusal: key of the refusal explained to the user (an engine ``Reason`` value or a bot
             key such as ``stale``, ``not_your_seat``); None when the call succeeded.
         details: data for the refusal's text.
-        toast: key of a short confirmation for the callback answer (``seated``, ...).
+        toast: key of a short confirmation for the callback answer (``seated``, ``left``,
+            ``already_seated``, ``reclaimed``).
         url: a deep link the callback answer opens (a user who never started the bot).
         lobby: the lobby message must be redrawn.
         started: the game left the lobby.

@@ -243,8 +243,23 @@ class Presenter:
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
+            left_by=await self._left_by(table),
         )
         await self._show_table_message(table, rendered, "t", fresh=fresh, keep_old=keep_old)
+
+    async def _left_by(self, table: Table) -> dict[Seat, str]:
+        """Computer seats whose former player may take them back: seat → their name."""
+        formers = {
+            Seat(s.index): s.former_user_id
+            for s in table.row.seats
+            if s.kind is SeatKind.COMPUTER and s.former_user_id is not None
+        }
+        if not formers:
+            return {}
+        users = await self.service.repo.get_users(formers.values())
+        return {
+            seat: users[uid].display_name if uid in users else "?" for seat, uid in formers.items()
+        }
 
     # --- hands -------------------------------------------------------------------------------
 
@@ -325,7 +340,8 @@ class Presenter:
         )
 
     async def user_back(self, user_id: int) -> None:
-        """The user (re)started the private chat: send the hands of all their running games."""
+        """The user (re)started the private chat: send the hands of all their running games,
+        and for every seat a computer plays for them the offer to take it back."""
         for row in await self.service.repo.games_of_user(user_id):
             table = await self.service.load(row.game_id)
             seat = table.seat_of(user_id) if table is not None else None
@@ -333,6 +349,19 @@ class Presenter:
                 continue
             self._warned.discard((table.game_id, int(seat)))
             await self.hand_hidden(table, seat, user_id)
+        for row in await self.service.repo.games_left_by(user_id):
+            async with self._lock(row.game_id):
+                table = await self.service.load(row.game_id)
+                if table is None:
+                    continue
+                utr = await self.user_tr(user_id)
+                title = await self.title(table)
+                for s in table.row.seats:
+                    if s.kind is SeatKind.COMPUTER and s.former_user_id == user_id:
+                        offer = messages.reclaim_offer(utr, Seat(s.index), title)
+                        await self._offer_seat_back(
+                            table, Seat(s.index), user_id, Rendered(offer.text), None
+                        )
 
     async def hand_hidden(self, table: Table, seat: Seat, user_id: int) -> None:
         """After a stale tap: send the player's current hand again."""
@@ -362,10 +391,24 @@ class Presenter:
             seat = Seat(notice.seat)
             if not table.is_private:
                 await self.messenger.send(table.row.chat_id, say(tr, name, seat))
-            if notice.hand is not None and notice.user_id is not None:  # close the old hand
+            if notice.user_id is not None:  # the old hand becomes the way back
+                utr = await self.user_tr(notice.user_id)
+                await self._offer_seat_back(
+                    table, seat, notice.user_id, Rendered(say(utr, name, seat)), notice.hand
+                )
+        elif notice.kind == "back" and notice.seat is not None and notice.user_id is not None:
+            user = await self.service.repo.get_user(notice.user_id)
+            name = user.display_name if user is not None else ""
+            seat = Seat(notice.seat)
+            self._warned.discard((table.game_id, int(seat)))
+            if not table.is_private:
+                await self.messenger.send(
+                    table.row.chat_id, messages.seat_taken_back(tr, name, seat)
+                )
+            if notice.hand is not None:  # the offer has done its job; the hand follows
                 utr = await self.user_tr(notice.user_id)
                 await self.messenger.edit(
-                    notice.hand.chat_id, notice.hand.message_id, say(utr, name, seat), None
+                    notice.hand.chat_id, notice.hand.message_id, messages.ack_reclaimed(utr), None
                 )
         elif notice.kind == "reminder" and notice.seat is not None:
             user_id = table.user_id(notice.seat)
@@ -376,6 +419,49 @@ class Presenter:
             text = messages.turn_reminder(utr, players, Seat(notice.seat), max(1, round(left)))
             chat_id = table.row.chat_id if table.is_private else user_id
             await self.messenger.send(chat_id, text)
+
+    async def _offer_seat_back(
+        self,
+        table: Table,
+        seat: Seat,
+        user_id: int,
+        rendered: Rendered,
+        old: MessageRef | None,
+    ) -> None:
+        """Show the former player of ``seat`` ``rendered`` with a "Take my seat back" button
+        in their private chat: their ``old`` hand message edited, else a new message. It is
+        recorded as the computer seat's message (closed when the game ends, when they come
+        back, or replaced by a new offer). Without the button when there is no way back (the
+        game is over, or the seat is no longer theirs to take)."""
+        state = table.state
+        chat_id = table.row.chat_id if table.is_private else user_id
+        if (
+            state is None
+            or state.is_over
+            or table.row.status is not GameStatus.ACTIVE
+            or table.row.seats[seat].former_user_id != user_id
+        ):
+            if old is not None:
+                await self.messenger.edit(old.chat_id, old.message_id, rendered.text, None)
+            return
+        utr = await self.user_tr(user_id)
+        keyboard = (*rendered.keyboard, (messages.reclaim_button(utr, seat),))
+        kb = markup(keyboard, "a", table.game_id, table.version)
+        ref = old
+        if old is None or not await self.messenger.edit(
+            old.chat_id, old.message_id, rendered.text, kb
+        ):
+            msg = await self.messenger.send(chat_id, rendered.text, kb)
+            if msg is None:
+                return
+            ref = MessageRef(chat_id, msg.message_id)
+        assert ref is not None
+        previous = table.row.seats[seat].hand_message
+        await self.service.repo.set_hand_message(
+            table.game_id, int(seat), ref, expected_version=None
+        )
+        if previous is not None and previous != ref:
+            await self.messenger.delete(previous.chat_id, previous.message_id)
 
     async def _round_summary(self, table: Table, tr: Translator, number: int) -> str:
         """The summary of round ``number`` with the totals after it."""
@@ -433,10 +519,12 @@ class Presenter:
         await self._close_hands(table, lambda utr: messages.game_stopped(utr, name))
 
     async def _close_hands(self, table: Table, text: Callable[[Translator], str]) -> None:
-        """Replace every player's hand message by ``text`` in their language (no buttons)."""
-        for seat, user_id in table.humans():
-            ref = table.row.seats[seat].hand_message
-            if ref is not None:
+        """Replace every player's hand message, and every former player's offer to take their
+        seat back, by ``text`` in their language (no buttons)."""
+        for s in table.row.seats:
+            user_id = s.user_id if s.user_id is not None else s.former_user_id
+            ref = s.hand_message
+            if ref is not None and user_id is not None:
                 utr = await self.user_tr(user_id)
                 await self.messenger.edit(ref.chat_id, ref.message_id, text(utr), None)
 

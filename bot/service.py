@@ -529,7 +529,10 @@ class GameService:
             del self._timeouts[key]
             gone = table.row.seats[timer.seat]
             await self.repo.set_seats(
-                game_id, version, {timer.seat: Occupant.computer("computer")}, now=self.clock()
+                game_id,
+                version,
+                {timer.seat: Occupant.computer("computer", former_user_id=gone.user_id)},
+                now=self.clock(),
             )
             table = await self.load(game_id)
             assert table is not None
@@ -541,8 +544,9 @@ class GameService:
             return out.merge(await self._run_computers(table))
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
-        """A seated player hands their seat to a computer player for the rest of the game.
-        When no human is left the table is stopped."""
+        """A seated player hands their seat to a computer player, which plays it until they
+        take it back (:meth:`reclaim`) or the game ends. When no human is left the table is
+        stopped."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
@@ -556,7 +560,7 @@ class GameService:
                 version = await self.repo.set_seats(
                     game_id,
                     table.version,
-                    {int(seat): Occupant.computer("computer")},
+                    {int(seat): Occupant.computer("computer", former_user_id=user_id)},
                     now=self.clock(),
                 )
             except StaleVersion:
@@ -573,6 +577,81 @@ class GameService:
             out.acted.add(int(seat))
             out.before = before
             return out.merge(await self._run_computers(table))
+
+    async def reclaim(self, game_id: int, version: int, user_id: int, token: str) -> Outcome:
+        """The "Take my seat back" button (``token`` ``reclaim:<seat>``): a player whose seat
+        went to a computer (:meth:`handover`, or :data:`MAX_TIMEOUTS` timeouts in a row) sits
+        there again, in the same game only.
+
+        The button is a claim, never an authority (``design.md`` §4): it stays valid while the
+        computer plays on (any ``version`` up to the current one; a later one is forged). Under
+        the game's lock: the game must be active and the seat a computer seat whose stored
+        former player is ``user_id``. The seat becomes the user's again, their timeout count
+        starts anew and the turn timer is set for the table as it is now (a fresh one when it
+        is their turn). Refusals, with nothing changed:
+        ``malformed``, ``game_not_found``, ``game_finished``, ``already_seated`` (taken back
+        already), ``not_your_seat`` (somebody else's, or no former player), ``stale_button``
+        (another process wrote first)."""
+        action, _, seat_text = token.partition(":")
+        if action != "reclaim" or seat_text not in ("0", "1", "2", "3"):
+            return refused("malformed", game_id)
+        seat = int(seat_text)
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused("game_not_found")
+            if table.row.status is not GameStatus.ACTIVE or table.state is None:
+                return refused("game_finished", game_id)
+            if version > table.version:
+                return refused("malformed", game_id)
+            if table.seat_of(user_id) is not None:
+                return refused("already_seated", game_id)
+            left = table.row.seats[seat]
+            if left.kind is not SeatKind.COMPUTER or left.former_user_id != user_id:
+                return refused("not_your_seat", game_id)
+            user = await self.repo.get_user(user_id)
+            name = user.display_name if user is not None else "?"
+            before = _active(table.state, table)
+            try:
+                await self.repo.set_seats(
+                    game_id,
+                    table.version,
+                    {seat: Occupant.human(user_id, name)},
+                    now=self.clock(),
+                )
+            except StaleVersion:
+                return refused("stale_button", game_id)
+            self._timeouts.pop((game_id, seat), None)  # a clean slate
+            table = await self.load(game_id)
+            assert table is not None and table.state is not None
+            notice = Notice("back", seat, user_id, left.hand_message)
+            out = Outcome(
+                game_id=game_id,
+                changed=True,
+                toast="reclaimed",
+                notices=[notice],
+                acted={seat},
+                before=before,
+            )
+            table = await self._retime(table, out)
+            return out.merge(await self._run_computers(table))
+
+    async def _retime(self, table: Table, out: Outcome) -> Table:
+        """After a seat changed hands (lock held): keep the running turn timer when it still
+        waits for the right seat (re-armed at the new version), else store the one the table
+        needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
+        assert table.state is not None
+        stored, wanted = table.row.timer, self._timer_for(table, table.state)
+        if stored is not None and wanted is not None and stored.seat == wanted.seat:
+            if self.scheduler is not None:
+                self.scheduler(table.game_id, table.version, self._wake_at(stored, table.settings))
+            return table
+        if stored is None and wanted is None:
+            return table
+        await self._commit(table, table.state, [], out)
+        fresh = await self.load(table.game_id)
+        assert fresh is not None
+        return fresh
 
     async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""

@@ -121,7 +121,21 @@ _INITIAL = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL,)
+_FORMER_PLAYER = Migration(
+    2,
+    "remember who left a seat a computer took over",
+    (
+        # A hand-over or three timeouts give a human's seat to a computer; the player may take
+        # it back. NULL for every existing row: old games simply offer no way back.
+        """
+        ALTER TABLE game_seats ADD COLUMN former_user_id INTEGER
+            REFERENCES users (user_id)
+            CHECK (former_user_id IS NULL OR kind = 'computer')
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER)
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 
 _BOOTSTRAP = """

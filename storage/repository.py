@@ -139,9 +139,12 @@ class Repository(Protocol):
         """Replace the occupants of the given seats (``{seat: occupant}``, others untouched) and
         clear their hand messages; returns the new version (an empty mapping only bumps it).
         Works in ``lobby`` and ``active`` (e.g. a computer takes over). A user may move seats in
-        one call (``{0: Occupant.empty(), 2: Occupant.human(...)}``). Raises ``NotFound`` (game
-        or user), ``StaleVersion``, ``WrongStatus``, ``SeatConflict`` (a user in two seats),
-        ``ValueError`` (seat not ``0..3``)."""
+        one call (``{0: Occupant.empty(), 2: Occupant.human(...)}``). The occupant's
+        ``former_user_id`` is stored as given: a computer that takes over a human's seat during
+        play names that human (``Occupant.computer(name, former_user_id=...)``); any other
+        occupant clears it. Raises ``NotFound`` (game, user or former user), ``StaleVersion``,
+        ``WrongStatus``, ``SeatConflict`` (a user in two seats), ``ValueError`` (seat not
+        ``0..3``)."""
 
     async def set_settings(
         self, game_id: int, expected_version: int, settings: str, *, now: float
@@ -222,6 +225,10 @@ class Repository(Protocol):
     ) -> list[Game]:
         """The games in ``statuses`` where ``user_id`` holds a seat (one per group they play
         in)."""
+
+    async def games_left_by(self, user_id: int) -> list[Game]:
+        """The ``active`` games where a computer plays a seat ``user_id`` left (the seat's
+        ``former_user_id``), so the user may take it back."""
 
     async def games_due(self, at: float) -> list[Game]:
         """Open games whose timer deadline is ``<= at``, earliest deadline first."""

@@ -78,6 +78,10 @@ class Occupant:
     ``human`` needs ``user_id`` (a user row must exist); ``computer`` has none; ``empty`` has
     neither id nor name. Build with :meth:`human`, :meth:`computer` or :meth:`empty`.
 
+    ``former_user_id``: only for a computer that took the seat over from a human during play
+    (a hand-over or three timeouts in a row): the user who sat there and may take the seat back
+    (a user row must exist). ``None`` otherwise.
+
     Raises:
         ValueError: for an inconsistent combination.
     """
@@ -85,14 +89,19 @@ class Occupant:
     kind: SeatKind
     user_id: int | None = None
     display_name: str | None = None
+    former_user_id: int | None = None
 
     def __post_init__(self) -> None:
         if (self.kind is SeatKind.HUMAN) != (self.user_id is not None):
             raise ValueError("a human seat needs a user_id and only a human seat has one")
         if self.kind is SeatKind.EMPTY and self.display_name is not None:
             raise ValueError("an empty seat has no display name")
+        if self.former_user_id is not None and self.kind is not SeatKind.COMPUTER:
+            raise ValueError("only a computer seat has a former_user_id")
         if self.user_id is not None:
             check_int64(self.user_id, "user_id")
+        if self.former_user_id is not None:
+            check_int64(self.former_user_id, "former_user_id")
 
     @classmethod
     def human(cls, user_id: int, display_name: str) -> Occupant:
@@ -100,9 +109,10 @@ class Occupant:
         return cls(SeatKind.HUMAN, user_id, display_name)
 
     @classmethod
-    def computer(cls, display_name: str) -> Occupant:
-        """A computer player in the seat."""
-        return cls(SeatKind.COMPUTER, None, display_name)
+    def computer(cls, display_name: str, former_user_id: int | None = None) -> Occupant:
+        """A computer player in the seat; ``former_user_id``: the human it took over from
+        (who may take the seat back), if any."""
+        return cls(SeatKind.COMPUTER, None, display_name, former_user_id)
 
     @classmethod
     def empty(cls) -> Occupant:
@@ -129,7 +139,8 @@ class Seat:
         index: seat number ``0..3``.
         occupant: who sits there.
         hand_message: the player's private-chat message showing their hand, if the bot recorded
-            one (cleared whenever the seat's occupant is rewritten).
+            one (cleared whenever the seat's occupant is rewritten). For a computer seat with a
+            former player: the private message that offers them the seat back.
     """
 
     index: int
@@ -145,6 +156,12 @@ class Seat:
     def user_id(self) -> int | None:
         """Shortcut for ``occupant.user_id`` (``None`` unless human)."""
         return self.occupant.user_id
+
+    @property
+    def former_user_id(self) -> int | None:
+        """Shortcut for ``occupant.former_user_id``: who left this computer seat during play
+        and may take it back (``None`` unless a computer took the seat over)."""
+        return self.occupant.former_user_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from storage.rows import (
     GameStatus,
     MessageRef,
     Occupant,
+    SeatKind,
     TurnTimer,
     User,
     check_int64,
@@ -434,6 +435,15 @@ class SqliteRepository:
             f"g.status IN ({placeholders(len(wanted))}) AND g.game_id IN "
             "(SELECT game_id FROM game_seats WHERE user_id = ?)",
             (*wanted, user_id),
+            with_actions=False,
+        )
+
+    async def games_left_by(self, user_id: int) -> list[Game]:
+        """See :meth:`Repository.games_left_by`."""
+        return await self._games(
+            "g.status = ? AND g.game_id IN "
+            "(SELECT game_id FROM game_seats WHERE former_user_id = ? AND kind = ?)",
+            (GameStatus.ACTIVE.value, user_id, SeatKind.COMPUTER.value),
             with_actions=False,
         )
 

@@ -105,6 +105,11 @@ def _humans(game_id: int | None, occupants: Sequence[Occupant]) -> list[int]:
     return ids
 
 
+def _formers(occupants: Sequence[Occupant]) -> set[int]:
+    """The former players named by computer occupants (their user rows must exist)."""
+    return {o.former_user_id for o in occupants if o.former_user_id is not None}
+
+
 async def create_game(
     tx: Tx,
     chat_id: int,
@@ -125,7 +130,7 @@ async def create_game(
     humans = _humans(None, occupants)
     if await tx.one("SELECT 1 FROM chats WHERE chat_id = ?", (chat_id,)) is None:
         raise NotFound("chat", chat_id)
-    await _require_users(tx, {creator_id, *humans})
+    await _require_users(tx, {creator_id, *humans, *_formers(occupants)})
     try:
         row = await tx.one(
             "INSERT INTO games (chat_id, status, settings, seed, creator_id, language, "
@@ -145,10 +150,10 @@ async def create_game(
     assert row is not None
     game_id = int(row["game_id"])
     await tx.many(
-        "INSERT INTO game_seats (game_id, seat, kind, user_id, display_name) "
-        "VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO game_seats (game_id, seat, kind, user_id, display_name, former_user_id) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
         [
-            (game_id, index, o.kind.value, o.user_id, o.display_name)
+            (game_id, index, o.kind.value, o.user_id, o.display_name, o.former_user_id)
             for index, o in enumerate(occupants)
         ],
     )
@@ -167,7 +172,7 @@ async def set_seats(
     )
     if not indices:
         return version
-    await _require_users(tx, humans)
+    await _require_users(tx, {*humans, *_formers([seats[i] for i in indices])})
     if humans:
         elsewhere = await tx.one(
             f"SELECT user_id FROM game_seats WHERE game_id = ? "
@@ -179,14 +184,22 @@ async def set_seats(
             raise SeatConflict(game_id, int(elsewhere["user_id"]))
     await tx.many(
         "UPDATE game_seats SET kind = ?, user_id = NULL, display_name = NULL, "
-        "hand_chat_id = NULL, hand_message_id = NULL WHERE game_id = ? AND seat = ?",
+        "former_user_id = NULL, hand_chat_id = NULL, hand_message_id = NULL "
+        "WHERE game_id = ? AND seat = ?",
         [(SeatKind.EMPTY.value, game_id, i) for i in indices],
     )
     await tx.many(
-        "UPDATE game_seats SET kind = ?, user_id = ?, display_name = ? "
+        "UPDATE game_seats SET kind = ?, user_id = ?, display_name = ?, former_user_id = ? "
         "WHERE game_id = ? AND seat = ?",
         [
-            (seats[i].kind.value, seats[i].user_id, seats[i].display_name, game_id, i)
+            (
+                seats[i].kind.value,
+                seats[i].user_id,
+                seats[i].display_name,
+                seats[i].former_user_id,
+                game_id,
+                i,
+            )
             for i in indices
         ],
     )

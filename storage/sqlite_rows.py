@@ -103,7 +103,9 @@ def seat_from(row: sqlite3.Row) -> Seat:
     hand = None
     if row["hand_chat_id"] is not None:
         hand = MessageRef(int(row["hand_chat_id"]), int(row["hand_message_id"]))
-    occupant = Occupant(SeatKind(row["kind"]), row["user_id"], row["display_name"])
+    occupant = Occupant(
+        SeatKind(row["kind"]), row["user_id"], row["display_name"], row["former_user_id"]
+    )
     return Seat(index=int(row["seat"]), occupant=occupant, hand_message=hand)
 
 

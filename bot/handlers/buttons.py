@@ -61,6 +61,8 @@ async def on_button(update: Update, context: Context) -> None:
         return
     elif parsed.scope == "a" and parsed.action == "handover:yes":
         out = await service.handover(parsed.game_id, user_id)
+    elif parsed.scope == "a" and parsed.action.startswith("reclaim:"):
+        out = await service.reclaim(parsed.game_id, parsed.version, user_id, parsed.action)
     elif parsed.scope == "a":
         out = await service.act(parsed.game_id, parsed.version, user_id, parsed.action)
     elif parsed.scope == "s":
@@ -137,6 +139,8 @@ async def _answer(
         text = messages.ack_left(tr)
     elif out.toast == "already_seated":
         text = refusal_text(tr, Refusal.ALREADY_SEATED)
+    elif out.toast == "reclaimed":
+        text = messages.ack_reclaimed(tr)
     context.app_data.mark_answered(query.id)
     try:
         if out.url:

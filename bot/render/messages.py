@@ -2,7 +2,8 @@
 game start / stop / end, turn reminders, computer take-overs, private-chat problems.
 
 HTML unless a docstring says plain. Action tokens of the keyboards here: ``"lang:<code>"``,
-``"stop:yes"`` / ``"stop:no"``, ``"handover"``, ``"handover:yes"`` / ``"handover:no"``.
+``"stop:yes"`` / ``"stop:no"``, ``"handover"``, ``"handover:yes"`` / ``"handover:no"``,
+``"reclaim:<seat>"`` (take back the seat a computer plays for you).
 """
 
 from __future__ import annotations
@@ -246,7 +247,7 @@ def handover_button(tr: Translator) -> Button:
 def handover_confirm(tr: Translator) -> Rendered:
     """ "Hand your seat to a computer?" with ``handover:yes`` / ``handover:no``."""
     return Rendered(
-        tr.gettext("Hand your seat to a computer player for the rest of this game?"),
+        tr.gettext("Hand your seat to a computer player? You can take it back later."),
         (
             (
                 Button(tr.gettext("Yes, hand it over"), "handover:yes"),
@@ -269,6 +270,33 @@ def seat_taken_over(tr: Translator, name: str, seat: Seat) -> str:
     return "🤖 " + tr.gettext(
         "{name} let the time run out three times: a computer player takes the seat {seat}."
     ).format(name=bold(esc(shorten(name))), seat=seat_name(tr, seat))
+
+
+def reclaim_button(tr: Translator, seat: Seat) -> Button:
+    """The former player's way back: "Take my seat back" (``reclaim:<seat>``)."""
+    return Button("↩️ " + tr.gettext("Take my seat back"), f"reclaim:{int(seat)}")
+
+
+def reclaim_offer(tr: Translator, seat: Seat, table_title: str) -> Rendered:
+    """Private message to a player whose seat a computer plays (sent again on ``/start``):
+    what happened and the :func:`reclaim_button`."""
+    text = "🤖 " + tr.gettext(
+        "A computer player plays your seat {seat} at the table in {group}. You can take it "
+        "back at any time."
+    ).format(seat=seat_name(tr, seat), group=bold(esc(shorten(table_title, 40))))
+    return Rendered(text, ((reclaim_button(tr, seat),),))
+
+
+def seat_taken_back(tr: Translator, name: str, seat: Seat) -> str:
+    """Group notice: "Anna is back and takes the seat North again." (``name`` raw)."""
+    return "↩️ " + tr.gettext("{name} is back and takes the seat {seat} again.").format(
+        name=bold(esc(shorten(name))), seat=seat_name(tr, seat)
+    )
+
+
+def ack_reclaimed(tr: Translator) -> str:
+    """Callback answer (and the closed offer message) after taking one's seat back (plain)."""
+    return tr.gettext("Welcome back! Your cards follow.")
 
 
 def redeal(tr: Translator, players: Sequence[Player], dealer: Seat) -> str:

@@ -322,6 +322,7 @@ class Refusal(StrEnum):
     BUSY = "busy"
     GROUPS_ONLY = "groups_only"
     UNKNOWN_LANGUAGE = "unknown_language"
+    NOT_YOUR_SEAT = "not_your_seat"
 
 
 def refusal_text(tr: Translator, refusal: Refusal | str) -> str:
@@ -357,6 +358,7 @@ def refusal_text(tr: Translator, refusal: Refusal | str) -> str:
         Refusal.BUSY: tr.gettext("One moment, I am still busy with the previous move."),
         Refusal.GROUPS_ONLY: tr.gettext("This only works in a group."),
         Refusal.UNKNOWN_LANGUAGE: tr.gettext("I do not know that language."),
+        Refusal.NOT_YOUR_SEAT: tr.gettext("You cannot take this seat back."),
     }
     try:
         code = Refusal(refusal)

@@ -7,11 +7,12 @@ trick by seat with the card now winning in bold, the last completed trick and it
 game's running totals and whose turn it is (a mention when the user id is known). Klammern
 (§9): the proposed card, kleintje / beter, the declarations made, bella, contra / re, the
 declaration and bella points per team, big and small points, and whom the computers wait for.
+A seat a computer plays for a player who left during the game says that they can take it back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.i18n import Translator
 from bot.render.bids import bid_history_html, bidding_prompt_html, shown_html
@@ -21,10 +22,13 @@ from bot.render.common import (
     Player,
     Rendered,
     bold,
+    esc,
     labelled,
     mention_html,
     player_html,
     seat_letter,
+    seat_name,
+    shorten,
     team_html,
 )
 from bot.render.klammern import klammern_lines, standing_html, team_extras, waiting_html
@@ -123,6 +127,14 @@ def totals_html(tr: Translator, totals: dict[Team, int], players: Sequence[Playe
     return "📋 " + tr.gettext("Score: {score}").format(score=score)
 
 
+def left_by_html(tr: Translator, name: str, seat: Seat) -> str:
+    """ "↩️ Anna can take the seat North back in the private chat.": the computer in ``seat``
+    plays for ``name`` (raw), who left during the game and may come back."""
+    return "↩️ " + tr.gettext("{name} can take the seat {seat} back in the private chat.").format(
+        name=bold(esc(shorten(name))), seat=seat_name(tr, seat)
+    )
+
+
 def _play_block(tr: Translator, obs: Observation, players: Sequence[Player]) -> list[str]:
     assert obs.trump is not None
     lines: list[str] = []
@@ -156,6 +168,7 @@ def render_table(
     *,
     hand_url: str | None = None,
     waiting: Sequence[Seat] = (),
+    left_by: Mapping[Seat, str] | None = None,
 ) -> Rendered:
     """The group's table message (issue 3; ``rules.md`` §3–§6).
 
@@ -165,6 +178,8 @@ def render_table(
         tr: the group's translator.
         hand_url: a deep link to the bot's private chat; adds a "my hand" link button.
         waiting: Klammern: the human seats the computers wait for (contra or re, §9.7).
+        left_by: computer seats a player left during play and may take back from the private
+            chat: seat → that player's raw name (one line each).
 
     Returns:
         HTML text (well under 4096 characters) and the keyboard (empty or one link button).
@@ -217,6 +232,8 @@ def render_table(
                 name=mention_html(tr, players, obs.to_act)
             )
         )
+    for seat, name in sorted((left_by or {}).items()):
+        lines.append(left_by_html(tr, name, seat))
     keyboard: tuple[tuple[Button, ...], ...] = ()
     if hand_url:
         keyboard = ((Button("🃏 " + tr.gettext("My hand"), url=hand_url),),)

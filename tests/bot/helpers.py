@@ -69,7 +69,7 @@ def active_buttons(message: FakeMessage) -> list[tuple[str, str]]:
     for row in message.keyboard_rows():
         for label, target in row:
             m = ACTION.match(target or "")
-            if m and m[2] != "0" and not m[3].startswith("handover"):
+            if m and m[2] != "0" and not m[3].startswith(("handover", "reclaim")):
                 out.append((label, m[3]))
     return out
 

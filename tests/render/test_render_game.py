@@ -12,12 +12,12 @@ from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.render.announce import describe_event
 from bot.render.bids import DECLARE_ALL
 from bot.render.cards import card_label
-from bot.render.common import Button
+from bot.render.common import Button, esc, seat_name, shorten
 from bot.render.hand import illegal_label, render_hand
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
 from engine.actions import Declare, PlayCard, parse_action
-from engine.cards import CARDS, SEATS, Card
+from engine.cards import CARDS, SEATS, Card, Seat
 from engine.game import GameState
 from engine.observe import observe
 from engine.round import Phase
@@ -80,6 +80,19 @@ def test_table_is_valid_html_escaped_translated_and_short(preset: str, lang: str
             check_text(r.text, lang)
             check_keyboard(r.keyboard)
             assert len(r.text) < 2000
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_table_says_who_can_take_a_computer_seat_back(lang: str) -> None:
+    tr = get_translator(lang)
+    game = _live("amsterdam", 1)[-1]
+    plain = render_table(observe(game, None), PLAYERS, tr)
+    left = render_table(observe(game, None), PLAYERS, tr, left_by={Seat.EAST: HOSTILE})
+    check_text(left.text, lang)
+    extra = left.text.removeprefix(plain.text)
+    assert extra.startswith("\n↩️ ") and extra.count("\n") == 1
+    assert seat_name(tr, Seat.EAST) in extra
+    assert esc(shorten(HOSTILE)) in extra
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
