@@ -691,15 +691,20 @@ class GameService:
             del self._timeouts[key]
 
     async def resume(self) -> list[Outcome]:
-        """After a restart: re-arm every running timer, let computers finish their turns, and
+        """After a restart: re-arm every running timer (storing the turn timer a table needs if
+        it has none, e.g. after a crash between a seat change and its timer), let computers
+        finish their turns, and
         have every running table redrawn (the process may have died between saving a move
         and showing it). Returns one outcome per active game, for the presenter."""
         outcomes = []
         for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
-            if row.timer is not None and self.scheduler is not None:
-                table = await self._table(row)
-                self.scheduler(row.game_id, row.version, self._wake_at(row.timer, table.settings))
             out = Outcome(game_id=row.game_id, resync=True)
+            async with self.lock(row.game_id):
+                table = await self.load(row.game_id)
+                if table is not None and table.state is not None:
+                    # Re-arms the stored timer, or stores the one the table needs if the
+                    # process died between a seat change and its timer write.
+                    await self._retime(table, out)
             outcomes.append(out.merge(await self.run_computers(row.game_id)))
         return outcomes
 

@@ -284,3 +284,38 @@ async def test_the_export_still_lists_a_handed_over_seat_as_a_computer(world: Wo
         {"seat": 2, "kind": "computer", "name": "Computer S"},
         {"seat": 3, "kind": "computer", "name": "Computer W"},
     ]
+
+
+async def test_a_restart_between_taking_back_and_the_timer_write_still_times_the_turn(
+    tmp_path: Path,
+) -> None:
+    """The seat change and the new turn timer are two writes; a process that dies between them
+    leaves a human's turn without a timer, which ``resume()`` stores and arms."""
+    db = tmp_path / "db.sqlite3"
+    first = await _world(db)
+    try:
+        gid = await _group_game(first.svc, GROUP, (ANNA, BERT))
+        assert (await first.svc.handover(gid, BERT)).ok
+        handed = await _table(first.svc, gid)
+        table = await _play_until(
+            first.svc, gid, lambda t: t.version > handed.version and _to_act(1)(t)
+        )
+        assert table.row.timer is None  # the computer's turn in Bert's seat: no timer
+        # Only the first write of reclaim() happens, then the process dies.
+        await first.repo.set_seats(
+            gid, table.version, {1: Occupant.human(BERT, "user2")}, now=first.now[0]
+        )
+    finally:
+        first.svc.computers.shutdown()
+        await first.repo.close()
+    second = await _world(db)
+    try:
+        second.now[0] = 2000.0
+        await second.svc.resume()
+        after = await _table(second.svc, gid)
+        assert after.state is not None and after.state.to_act == Seat(1)
+        assert after.row.timer == TurnTimer(2000.0 + 60, 1)
+        assert second.scheduled and second.scheduled[-1][:2] == (gid, after.version)
+    finally:
+        second.svc.computers.shutdown()
+        await second.repo.close()
