@@ -541,6 +541,7 @@ class GameService:
             out.acted.add(timer.seat)
             if not table.humans():  # nobody left to play with: the table closes
                 return out.merge(await self._abandon(table, None))
+            table = await self._retime(table, out)  # e.g. another human's contra window
             return out.merge(await self._run_computers(table))
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
@@ -557,7 +558,7 @@ class GameService:
             before = _active(table.state, table)
             gone = table.row.seats[seat]
             try:
-                version = await self.repo.set_seats(
+                await self.repo.set_seats(
                     game_id,
                     table.version,
                     {int(seat): Occupant.computer("computer", former_user_id=user_id)},
@@ -569,13 +570,14 @@ class GameService:
             assert table is not None
             if not table.humans():
                 return await self._abandon(table, user_id)
-            timer = table.row.timer
-            if timer is not None and self.scheduler is not None:  # re-arm at the new version
-                self.scheduler(game_id, version, self._wake_at(timer, table.settings))
             notice = Notice("handover", int(seat), user_id, gone.hand_message)
             out = Outcome(game_id=game_id, changed=True, notices=[notice])
             out.acted.add(int(seat))
             out.before = before
+            # Keep a running timer that still waits for the right human (re-armed at the new
+            # version), else store the one the table needs now (Klammern: the computers may
+            # still wait for the partner's contra or re).
+            table = await self._retime(table, out)
             return out.merge(await self._run_computers(table))
 
     async def reclaim(self, game_id: int, version: int, user_id: int, token: str) -> Outcome:

@@ -132,6 +132,11 @@ _FORMER_PLAYER = Migration(
             REFERENCES users (user_id)
             CHECK (former_user_id IS NULL OR kind = 'computer')
         """,
+        # games_left_by(): the seats a user may take back, looked up on every /start.
+        """
+        CREATE INDEX game_seats_former_user ON game_seats (former_user_id)
+            WHERE former_user_id IS NOT NULL
+        """,
     ),
 )
 

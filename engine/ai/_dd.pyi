@@ -16,5 +16,7 @@ def search(
     alpha: int,
     beta: int,
     new_tt: bool,
+    limit: int = 0,
+    budget_ms: float = 0.0,
     /,
 ) -> tuple[int, int, int]: ...

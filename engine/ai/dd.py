@@ -472,7 +472,8 @@ def solve_moves(
     when either is reached, even inside a search, the call ends and ``values`` holds only the
     cards fully solved so far (each still exact; possibly none); ``nodes`` counts every node
     searched. Limits are checked every 1,024 nodes, so a node limit keeps the result
-    deterministic and the time limit is kept to well under a millisecond.
+    deterministic and the time limit is kept to well under a millisecond; a search that ends
+    between two checks may pass ``max_nodes`` by up to 1,023 nodes (its value still counts).
     """
     st = _prepare(hands, trump, leader, trick, options)
     values: dict[int, int] = {}

@@ -191,7 +191,7 @@ async def test_after_a_restart_start_offers_the_seat_again_and_it_works(
         assert offer.deleted  # replaced by a fresh offer below the welcome
         again = hand_message(bert)
         assert again is not None and again.message_id != offer.message_id
-        assert "Een computerspeler speelt jouw plaats Oost" in (again.text or "")
+        assert "Een computerspeler speelt voor jou op plaats Oost" in (again.text or "")
         tap = await bert.tap(again, by_action("reclaim:1"))
         await tap.wait_answered()
         await bot.settle()

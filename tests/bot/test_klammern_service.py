@@ -20,6 +20,7 @@ from engine.game import GameState
 from engine.klammern import runs
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.settings import Settings
+from storage import open_repository
 
 HUMAN = 1
 SEAT = Seat.SOUTH
@@ -48,7 +49,6 @@ async def clock() -> Clock:
 async def _table(
     tmp_path: Path, seed: int, clock: Clock, turn_time: int = 0
 ) -> AsyncIterator[tuple[GameService, int]]:
-    from storage import open_repository
 
     repo = await open_repository(tmp_path / "db.sqlite3")
     computers = ComputerPlayers("random", 0)
@@ -250,7 +250,6 @@ async def test_admin_export_covers_klammern_rounds(tmp_path: Path, clock: Clock)
 async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
     tmp_path: Path, clock: Clock
 ) -> None:
-    from storage import open_repository
 
     repo = await open_repository(tmp_path / "lobby.sqlite3")
     svc = GameService(repo, ComputerPlayers("random", 0), clock=clock)
@@ -282,4 +281,74 @@ async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
         assert (await tap("preset:next")).preset == "amsterdam"
         assert (await tap("rounds:toggle")).rounds == 8
     finally:
+        await repo.close()
+
+
+async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
+    tmp_path: Path,
+) -> None:
+    """§9.7 with two human partners (North, South) that may both call contra while the
+    computers wait: the stored turn timer runs for one of them. When that one hands the seat
+    over, the other still gets a running turn timer (else the table could wait forever)."""
+    anna, bert = 1, 2
+    repo = await open_repository(tmp_path / "db.sqlite3")
+    computers = ComputerPlayers("random", 0)
+    now = [1000.0]
+    svc = GameService(repo, computers, default_timeout=30, clock=lambda: now[0], seeds=lambda: 1)
+    svc.scheduler = lambda gid, v, at: None
+    try:
+        for uid in (anna, bert):
+            await svc.touch_user(uid, f"user{uid}", "nl")
+            await svc.user_started(uid)
+        gid = (await svc.open_table(CHAT, "group", "Club", anna, "x")).game_id
+        assert gid is not None
+
+        async def lobby(uid: int, action: str) -> None:
+            t = await svc.load(gid)
+            assert t is not None
+            assert (await svc.lobby_action(gid, t.version, uid, action, _yes)).ok
+
+        for uid, action in ((anna, "sit:0"), (bert, "sit:2"), (anna, "bot:add"), (anna, "bot:add")):
+            await lobby(uid, action)
+        while (t := await svc.load(gid)) is not None and t.settings.rules.preset != "klammern":
+            await lobby(anna, "preset:next")
+        await lobby(anna, "start")
+        await svc.run_computers(gid)
+        uids = {0: anna, 2: bert}
+        table = None
+        for _ in range(400):  # humans play their first card (or say no) until both are awaited
+            t = await svc.load(gid)
+            assert t is not None and t.state is not None and not t.state.is_over
+            waiting = awaited_seats(t, t.state)
+            if len(waiting) == 2:
+                table = t
+                break
+            if waiting:
+                assert (await svc.act(gid, t.version, uids[int(waiting[0])], "pass")).ok
+                await svc.run_computers(gid)
+                continue
+            to_act = t.state.to_act
+            assert to_act is not None
+            if int(to_act) in uids:
+                legal = t.state.legal_actions(to_act)
+                act = next((a for a in legal if a.kind == "play"), None)
+                act = act or next((a for a in legal if a.kind == "pass"), legal[0])
+                token = act.notation(with_seat=False)
+                assert (await svc.act(gid, t.version, uids[int(to_act)], token)).ok
+            await svc.run_computers(gid)
+        assert table is not None and table.row.timer is not None, "seed 1 reaches the position"
+        timed = table.row.timer.seat
+        other, leaver = (2, anna) if timed == 0 else (0, bert)
+
+        assert (await svc.handover(gid, leaver)).ok
+
+        after = await svc.load(gid)
+        assert after is not None and after.state is not None
+        assert awaited_seats(after, after.state) == [Seat(other)]
+        assert after.row.timer is not None and after.row.timer.seat == other
+        now[0] = after.row.timer.deadline_at + 1  # and when it runs out, the computer says no
+        fired = await svc.timer_fired(gid, after.version)
+        assert fired.changed
+    finally:
+        computers.shutdown()
         await repo.close()
