@@ -35,11 +35,19 @@ def fixed_points(hands: Sequence[int], trump: int) -> tuple[int, int]:
     """
     seqs = [(seat, run) for seat in range(4) for run in runs(hands[seat])]
     ns, ew = declared_points(seqs, trump)
+    bn, be = bella_points(hands, trump)
+    return ns + bn, ew + be
+
+
+def bella_points(hands: Sequence[int], trump: int) -> tuple[int, int]:
+    """Bella points ``(NS, EW)`` (§9.6): 20 for the team whose player holds trump K and Q.
+
+    Args:
+        hands: four hands as masks (index = seat).
+        trump: trump suit 0..3.
+    """
     kq = _QK << (8 * trump)
     for seat in range(4):
         if hands[seat] & kq == kq:
-            if seat % 2 == 0:
-                ns += 20
-            else:
-                ew += 20
-    return ns, ew
+            return (20, 0) if seat % 2 == 0 else (0, 20)
+    return 0, 0

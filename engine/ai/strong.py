@@ -45,7 +45,7 @@ from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
 from engine.ai.inference import BidLikelihood
-from engine.ai.klammern_eval import declared_points
+from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.view import preliminary, team_index
@@ -352,12 +352,9 @@ def _klammern_taken(
         for c in obs.trick:
             played_mask |= c.bit
         if not played_mask & kq:
-            for seat in range(4):
-                if hands[seat] & kq == kq:
-                    if seat % 2 == 0:
-                        ns += 20
-                    else:
-                        ew += 20
+            bn, be = bella_points(hands, trump)
+            ns += bn
+            ew += be
     return ns, ew
 
 
