@@ -335,14 +335,14 @@ def test_refusal_texts_use_the_details() -> None:
     )
     assert "Anna" in explain(tr, Reason.ALREADY_CALLED, {"call": "contra", "by": 0}, PLAYERS)
     assert explain(tr, Reason.ALREADY_CALLED, {"call": "re", "declined": True}) == (
-        "Je hebt al geen re gezegd."
+        "Je hebt al gezegd: geen re."
     )
     assert "H♥" in explain(tr, Reason.NO_BELLA, {"card": "KH"})
     assert explain(tr, Reason.TOO_LATE, {"action": "contra", "window": "first_trick"}) == (
         "Te laat voor contra: de tweede slag is begonnen."
     )
     assert explain(tr, Reason.NOT_ALLOWED, {"action": "bella", "auto_declare": True}) == (
-        "Aan deze tafel gaan melden en bella vanzelf."
+        "Aan deze tafel gaan meldingen en bella vanzelf."
     )
 
 
