@@ -84,8 +84,8 @@ def test_ngettext_uses_each_languages_plural_rule() -> None:
     nl, fr = get_translator("nl"), get_translator("fr")
     assert nl.ngettext("{n} trick", "{n} tricks", 0).format(n=0) == "0 slagen"
     assert nl.ngettext("{n} trick", "{n} tricks", 1).format(n=1) == "1 slag"
-    assert fr.ngettext("{n} trick", "{n} tricks", 0).format(n=0) == "0 levée"
-    assert fr.ngettext("{n} trick", "{n} tricks", 2).format(n=2) == "2 levées"
+    assert fr.ngettext("{n} trick", "{n} tricks", 0).format(n=0) == "0 pli"
+    assert fr.ngettext("{n} trick", "{n} tricks", 2).format(n=2) == "2 plis"
 
 
 def test_npgettext_is_available() -> None:
