@@ -527,22 +527,7 @@ class GameService:
             if self._timeouts[key] < MAX_TIMEOUTS or table.kind(timer.seat) is not SeatKind.HUMAN:
                 return await self._run_computers(table, takeover=timer.seat)
             del self._timeouts[key]
-            gone = table.row.seats[timer.seat]
-            await self.repo.set_seats(
-                game_id,
-                version,
-                {timer.seat: Occupant.computer("computer", former_user_id=gone.user_id)},
-                now=self.clock(),
-            )
-            table = await self.load(game_id)
-            assert table is not None
-            notice = Notice("absent", timer.seat, gone.user_id, gone.hand_message)
-            out = Outcome(game_id=game_id, notices=[notice])
-            out.acted.add(timer.seat)
-            if not table.humans():  # nobody left to play with: the table closes
-                return out.merge(await self._abandon(table, None))
-            table = await self._retime(table, out)  # e.g. another human's contra window
-            return out.merge(await self._run_computers(table))
+            return await self._to_computer(table, timer.seat, "absent", None)
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
         """A seated player hands their seat to a computer player, which plays it until they
@@ -555,30 +540,41 @@ class GameService:
             seat = table.seat_of(user_id)
             if seat is None:
                 return refused("not_in_game", game_id)
-            before = _active(table.state, table)
-            gone = table.row.seats[seat]
             try:
-                await self.repo.set_seats(
-                    game_id,
-                    table.version,
-                    {int(seat): Occupant.computer("computer", former_user_id=user_id)},
-                    now=self.clock(),
-                )
+                return await self._to_computer(table, int(seat), "handover", user_id)
             except StaleVersion:
                 return refused("stale_button", game_id)
-            table = await self.load(game_id)
-            assert table is not None
-            if not table.humans():
-                return await self._abandon(table, user_id)
-            notice = Notice("handover", int(seat), user_id, gone.hand_message)
-            out = Outcome(game_id=game_id, changed=True, notices=[notice])
-            out.acted.add(int(seat))
-            out.before = before
-            # Keep a running timer that still waits for the right human (re-armed at the new
-            # version), else store the one the table needs now (Klammern: the computers may
-            # still wait for the partner's contra or re).
-            table = await self._retime(table, out)
-            return out.merge(await self._run_computers(table))
+
+    async def _to_computer(self, table: Table, seat: int, kind: str, actor: int | None) -> Outcome:
+        """(Lock held.) The human in ``seat`` leaves it to a computer player, remembered as its
+        former player (:meth:`reclaim`): ``kind`` ``"handover"`` (they asked; ``actor`` is
+        them) or ``"absent"`` (:data:`MAX_TIMEOUTS` timeouts). With no human left the table
+        closes (a hand-over reads as the player stopping it). Otherwise the turn timer is set
+        for the table as it is now (Klammern: the computers may still wait for the partner's
+        contra or re) and the computers move.
+
+        Raises:
+            StaleVersion: another process wrote the game first.
+        """
+        assert table.state is not None
+        gone = table.row.seats[seat]
+        before = _active(table.state, table)
+        await self.repo.set_seats(
+            table.game_id,
+            table.version,
+            {seat: Occupant.computer("computer", former_user_id=gone.user_id)},
+            now=self.clock(),
+        )
+        fresh = await self.load(table.game_id)
+        assert fresh is not None
+        notice = Notice(kind, seat, gone.user_id, gone.hand_message)
+        out = Outcome(game_id=table.game_id, changed=True, notices=[notice], before=before)
+        out.acted.add(seat)
+        if not fresh.humans():
+            closed = await self._abandon(fresh, actor)
+            return closed if kind == "handover" else out.merge(closed)
+        fresh = await self._retime(fresh, out)
+        return out.merge(await self._run_computers(fresh))
 
     async def reclaim(self, game_id: int, version: int, user_id: int, token: str) -> Outcome:
         """The "Take my seat back" button (``token`` ``reclaim:<seat>``): a player whose seat
