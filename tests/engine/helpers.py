@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
+
+from hypothesis import strategies as st
 
 from engine.actions import Action
-from engine.cards import Seat, Suit, parse_cards
+from engine.cards import CARDS, SEATS, Seat, Suit, iter_bits, parse_cards
 from engine.deal import Deal
 from engine.game import GameState
 from engine.round import Phase, RoundState
@@ -48,3 +51,23 @@ def play_round_randomly(state: RoundState, rng: random.Random) -> RoundState:
         legal = state.legal_actions()
         state, _ = state.apply(legal[rng.randrange(len(legal))])
     return state
+
+
+def swap_unseen_cards(
+    state: RoundState, viewer: Seat, data: st.DataObject, public: int = 0
+) -> RoundState | None:
+    """``state`` with one card swapped between two players other than ``viewer`` (hands and
+    the deal record alike), drawn with ``data``; cards in the ``public`` mask are never
+    swapped. None when fewer than two other players hold a swappable card."""
+    others = [s for s in SEATS if s != viewer and state.hands[s] & ~public]
+    if len(others) < 2:
+        return None
+    a, b = data.draw(st.permutations(others))[:2]
+    ca = data.draw(st.sampled_from(list(iter_bits(state.hands[a] & ~public))))
+    cb = data.draw(st.sampled_from(list(iter_bits(state.hands[b] & ~public))))
+    hands = list(state.hands)
+    hands[a] = hands[a] & ~(1 << ca) | (1 << cb)
+    hands[b] = hands[b] & ~(1 << cb) | (1 << ca)
+    swap = {ca: CARDS[cb], cb: CARDS[ca]}
+    dealt = tuple(tuple(swap.get(c.index, c) for c in h) for h in state.deal.hands)
+    return replace(state, hands=tuple(hands), deal=replace(state.deal, hands=dealt))
