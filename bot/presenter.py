@@ -360,7 +360,7 @@ class Presenter:
                     if s.kind is SeatKind.COMPUTER and s.former_user_id == user_id:
                         offer = messages.reclaim_offer(utr, Seat(s.index), title)
                         await self._offer_seat_back(
-                            table, Seat(s.index), user_id, Rendered(offer.text), None
+                            table, Seat(s.index), user_id, Rendered(offer), None
                         )
 
     async def hand_hidden(self, table: Table, seat: Seat, user_id: int) -> None:

@@ -277,14 +277,13 @@ def reclaim_button(tr: Translator, seat: Seat) -> Button:
     return Button("↩️ " + tr.gettext("Take my seat back"), f"reclaim:{int(seat)}")
 
 
-def reclaim_offer(tr: Translator, seat: Seat, table_title: str) -> Rendered:
-    """Private message to a player whose seat a computer plays (sent again on ``/start``):
-    what happened and the :func:`reclaim_button`."""
-    text = "🤖 " + tr.gettext(
+def reclaim_offer(tr: Translator, seat: Seat, table_title: str) -> str:
+    """Private message to a player whose seat a computer plays (sent again on ``/start``),
+    shown with the :func:`reclaim_button`."""
+    return "🤖 " + tr.gettext(
         "A computer player plays your seat {seat} at the table in {group}. You can take it "
         "back at any time."
     ).format(seat=seat_name(tr, seat), group=bold(esc(shorten(table_title, 40))))
-    return Rendered(text, ((reclaim_button(tr, seat),),))
 
 
 def seat_taken_back(tr: Translator, name: str, seat: Seat) -> str:

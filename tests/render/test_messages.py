@@ -143,6 +143,7 @@ def test_every_message_is_valid_translated_html(lang: str) -> None:
         m.seat_taken_over(tr, HOSTILE, Seat.WEST),
         m.seat_taken_back(tr, HOSTILE, Seat.WEST),
         m.ack_reclaimed(tr),
+        m.reclaim_offer(tr, Seat.EAST, HOSTILE),
         m.redeal(tr, PLAYERS, Seat.SOUTH),
         m.game_over(tr, {Team.NS: 1500, Team.EW: 1300}, PLAYERS),
         m.game_over(tr, {Team.NS: 1400, Team.EW: 1400}, PLAYERS),
@@ -160,12 +161,10 @@ def test_every_message_is_valid_translated_html(lang: str) -> None:
         m.table_already_open(tr, "https://t.me/c/1/2"),
         m.table_already_open(tr),
         m.handover_confirm(tr),
-        m.reclaim_offer(tr, Seat.EAST, HOSTILE),
     ):
         _check_rendered(r, lang)
     assert m.handover_button(tr).action == "handover"
     assert m.reclaim_button(tr, Seat.WEST).action == "reclaim:3"
-    assert m.reclaim_offer(tr, Seat.EAST, "Club").keyboard == ((m.reclaim_button(tr, Seat.EAST),),)
 
 
 def test_language_prompt_offers_every_language_with_the_current_ticked() -> None:
