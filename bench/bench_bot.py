@@ -33,6 +33,7 @@ from tests.bot.helpers import (
     open_and_fill,
     pick,
 )
+from bot.budget import ChatBudget
 from tests.fakebot import FakeBotApi, run_polling
 
 IGNORED = {"getUpdates", "setMyCommands", "deleteWebhook", "getMe", "logOut", "close"}
@@ -49,7 +50,8 @@ async def run(rounds: int, think: float, level: str, seed: int) -> dict[str, flo
                 Path(tmp) / "bench.sqlite3",
                 level=level,
                 rate_limiter=True,
-                edit_interval=3.0,
+                budget=ChatBudget(),
+                computer_delay=1.0,
                 timeout=0,
             )
             rng = random.Random(seed)

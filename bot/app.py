@@ -3,8 +3,10 @@ timers, command menus per language, and resuming games after a restart."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from typing import Any, cast
 
 from telegram import (
@@ -25,10 +27,11 @@ from telegram.ext import (
     filters,
 )
 
-from bot.coalesce import EditCoalescer
+from bot.budget import ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
+from bot.driver import TableDriver
 from bot.handlers.buttons import on_button
 from bot.handlers.commands import (
     cmd_help,
@@ -49,10 +52,6 @@ from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
 
-TABLE_EDIT_INTERVAL = 3.0
-"""Seconds between two messages in one group: 20 a minute, Telegram's group limit."""
-
-
 def build_application(
     config: BotConfig,
     *,
@@ -61,7 +60,8 @@ def build_application(
     rate_limiter: bool | AIORateLimiter = True,
     clock: Any = None,
     seeds: Any = None,
-    edit_interval: float = TABLE_EDIT_INTERVAL,
+    budget: ChatBudget | None = None,
+    computer_delay: float | None = None,
 ) -> KlaverjasApp:
     """The bot application, ready for ``run_polling`` (or ``initialize``/``start`` in tests).
 
@@ -73,8 +73,9 @@ def build_application(
         rate_limiter: use PTB's ``AIORateLimiter`` with Telegram's limits (True), a given one,
             or none (False).
         clock, seeds: injectable time and seed sources for the service (tests).
-        edit_interval: least seconds between two messages (sent or edited) in one group;
-            table edits in between are merged into one (0: no pacing, for tests).
+        budget: the per-chat message budget (default: Telegram's limits, see
+            :mod:`bot.budget`; tests switch it off or run it on a scaled clock).
+        computer_delay: seconds between two computer moves (default: the config's).
     """
     builder = (
         ApplicationBuilder()
@@ -87,7 +88,11 @@ def build_application(
         base = config.telegram_api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
     if rate_limiter:
-        limiter = AIORateLimiter(max_retries=3) if rate_limiter is True else rate_limiter
+        # Groups are paced by our own budget (bot.budget); PTB's limiter keeps the global
+        # 30 a second and retries a 429.
+        limiter = (
+            AIORateLimiter(group_max_rate=0, max_retries=3) if rate_limiter is True else rate_limiter
+        )
         builder = builder.rate_limiter(cast(Any, limiter))
 
     extra: dict[str, Any] = {}
@@ -96,21 +101,34 @@ def build_application(
     if seeds is not None:
         extra["seeds"] = seeds
 
+    def spawn(coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """A background task the application awaits on stop (a plain task while stopping)."""
+        if app.running:
+            return app.create_task(coroutine)
+        return asyncio.create_task(coroutine)
+
     async def post_init(app: KlaverjasApp) -> None:
         preload()  # a broken catalogue fails here, not in the middle of a game
         repo = repository or await open_repository(config.database_path)
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
-        messenger = Messenger(app.bot, _migrated(service), _forbidden(service), edit_interval)
-        coalescer = EditCoalescer(messenger, edit_interval, app.create_task)
-        presenter = Presenter(
-            service, messenger, config.default_language, app.bot.username, coalescer
+        messenger = Messenger(app.bot, _migrated(service), _forbidden(service), budget, spawn)
+        presenter = Presenter(service, messenger, config.default_language, app.bot.username)
+        driver = TableDriver(
+            service,
+            presenter,
+            spawn,
+            computer_delay=(
+                config.computer_delay_seconds if computer_delay is None else computer_delay
+            ),
+            running=lambda: app.running,
+            sleep=messenger.budget.sleep,
         )
-        app.bot_data["app"] = BotData(config, service, presenter)
+        app.bot_data["app"] = BotData(config, service, presenter, driver)
         service.scheduler = _scheduler(app)
         await runner.start()
         await _set_commands(app, config.default_language)
-        for out in await service.resume():
+        for out in await service.resume():  # the computers have moved already
             await presenter.present(out)
 
     async def post_shutdown(app: KlaverjasApp) -> None:
@@ -160,12 +178,7 @@ def _scheduler(app: KlaverjasApp) -> Any:
         assert job is not None
         game_id, version = cast(tuple[int, int], job.data)
         data = context.app_data
-        out = await data.service.timer_fired(game_id, version)
-        await data.presenter.present(out)
-        if out.changed:
-            more = await data.service.run_computers(game_id)
-            if more.changed:
-                await data.presenter.present(more)
+        await data.driver.submit(await data.service.timer_fired(game_id, version))
 
     def schedule(game_id: int, version: int, at: float) -> None:
         queue = app.job_queue

@@ -26,6 +26,8 @@ class BotConfig(BaseSettings):
         computer_level: strength of computer players: ``strong``, ``basic`` or ``random``.
         computer_workers: processes that run computer players, 0 to 32 (0: a thread in the bot
             process).
+        computer_delay_seconds: seconds between two computer moves shown in the chat, 0 to
+            10 (0: all at once).
         log_level: Python logging level name (an unknown name means INFO).
     """
 
@@ -38,6 +40,7 @@ class BotConfig(BaseSettings):
     turn_timeout_seconds: int = Field(default=60, ge=0, le=3600)
     computer_level: str = "strong"
     computer_workers: int = Field(default=2, ge=0, le=32)
+    computer_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     log_level: str = "INFO"
 
     @field_validator("telegram_bot_token")

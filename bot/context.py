@@ -13,6 +13,7 @@ from bot.i18n import Translator, get_translator, resolve_language
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
+    from bot.driver import TableDriver
     from bot.presenter import Presenter
     from bot.service import GameService
 
@@ -27,6 +28,7 @@ class BotData:
     config: BotConfig
     service: GameService
     presenter: Presenter
+    driver: TableDriver
     answered: OrderedDict[str, None] = field(default_factory=OrderedDict)
 
     def mark_answered(self, query_id: str) -> None:

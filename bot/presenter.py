@@ -12,7 +12,6 @@ import logging
 from collections.abc import Callable
 
 from bot.callbacks import DeepLink
-from bot.coalesce import EditCoalescer
 from bot.i18n import Translator, get_translator, resolve_language
 from bot.outcome import Notice, Outcome
 from bot.render import messages
@@ -49,7 +48,6 @@ class Presenter:
         messenger: Telegram calls with the bot's error policy.
         default_language: the bot's default language.
         bot_username: for deep links ``t.me/<bot>?start=...``.
-        coalescer: defers and merges edits of group table messages (None: edit at once).
     """
 
     def __init__(
@@ -58,11 +56,9 @@ class Presenter:
         messenger: Messenger,
         default_language: str,
         bot_username: str,
-        coalescer: EditCoalescer | None = None,
     ) -> None:
         self.service = service
         self.messenger = messenger
-        self.coalescer = coalescer
         self.default_language = default_language
         self.bot_username = bot_username
         self._locks: dict[int, asyncio.Lock] = {}
@@ -132,10 +128,12 @@ class Presenter:
                 log.exception("presenting game %s failed", out.game_id)
 
     async def _present(self, table: Table, out: Outcome) -> None:
-        gtr = await self.group_tr(table)
         if out.stopped:
-            await self._stopped(table, gtr, out.actor)
+            await self._stopped(table, await self.group_tr(table), out.actor)
             return
+        if table.row.status is GameStatus.ABANDONED:
+            return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
+        gtr = await self.group_tr(table)
         if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
             await self.show_lobby(table, gtr)
             return
@@ -198,21 +196,21 @@ class Presenter:
         final: bool = False,
         keep_old: bool = False,
     ) -> None:
-        """Show ``rendered`` as the table message: edited in place (coalesced in groups), or
-        ``fresh`` (sent anew below the latest posts, the old one deleted unless ``keep_old``).
-        ``final`` skips coalescing so the last word is never overwritten by a deferred edit."""
+        """Show ``rendered`` as the table message: edited in place (deferred and merged while
+        the chat's budget is used up), or ``fresh`` (sent anew below the latest posts, the old
+        one deleted unless ``keep_old``). ``final``: the table's last word (a stopped or
+        finished game): the message is sealed, so nothing shown later can overwrite it."""
         chat_id, old = table.row.chat_id, table.row.table_message_id
         kb = markup(rendered.keyboard, scope, table.game_id, table.version)
-        coalesce = self.coalescer is not None and not table.is_private and not final
-        if old is not None and self.coalescer is not None and (fresh or final):
-            self.coalescer.cancel(chat_id, old)
+        if old is not None and fresh:
+            self.messenger.cancel(chat_id, old)
         if old is not None and not fresh:
-            if coalesce and self.coalescer is not None:
-                if await self.coalescer.edit(chat_id, old, rendered.text, kb):
+            if final:
+                if await self.messenger.seal(chat_id, old, rendered.text, kb):
                     return
-            elif await self.messenger.edit(chat_id, old, rendered.text, kb):
+            elif await self.messenger.show(chat_id, old, rendered.text, kb):
                 return
-        msg = await self.messenger.send(chat_id, rendered.text, kb)
+        msg = await self.messenger.send(chat_id, rendered.text, kb, final=final)
         if msg is None:
             return
         await self.service.repo.set_table_message(
@@ -223,13 +221,11 @@ class Presenter:
 
     async def _retire_table_message(self, table: Table, text: str) -> bool:
         """Edit the table message into ``text`` without buttons, to stay in the chat as a
-        record; False when there is none (or it is gone)."""
+        record (sealed); False when there is none (or it is gone)."""
         old = table.row.table_message_id
         if old is None:
             return False
-        if self.coalescer is not None:
-            self.coalescer.cancel(table.row.chat_id, old)
-        return await self.messenger.edit(table.row.chat_id, old, text, None)
+        return await self.messenger.seal(table.row.chat_id, old, text, None)
 
     async def _table_message(
         self, table: Table, tr: Translator, *, fresh: bool = False, keep_old: bool = False

@@ -405,23 +405,26 @@ class GameService:
             self._timeouts.pop((game_id, int(seat)), None)  # the player is here
             return out
 
-    async def run_computers(self, game_id: int) -> Outcome:
+    async def run_computers(self, game_id: int, limit: int | None = None) -> Outcome:
         """Let computer seats act while it is their turn (and claim roem for their team), then
-        save all their actions in one write."""
+        save all their actions in one write. ``limit``: at most that many actions (the
+        driver shows computer moves one at a time)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self._run_computers(table)
+            return await self._run_computers(table, limit=limit)
 
-    async def _run_computers(self, table: Table, takeover: int | None = None) -> Outcome:
+    async def _run_computers(
+        self, table: Table, takeover: int | None = None, limit: int | None = None
+    ) -> Outcome:
         """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
         turn timed out; the computer plays that one turn for them."""
         assert table.state is not None
         state = table.state
         out = Outcome(game_id=table.game_id, before=_active(state, table))
         actions: list[Action] = []
-        while not state.is_over:
+        while not state.is_over and (limit is None or len(actions) < limit):
             action = await self._computer_action(table, state, actions, takeover)
             if action is None:
                 break

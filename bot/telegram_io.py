@@ -2,21 +2,27 @@
 change nothing are skipped, "message is not modified" is ignored, a lost message is sent
 again, a 403 marks the user unreachable, a migrated group moves the game's chat id.
 
-PTB's ``AIORateLimiter`` (configured in :mod:`bot.app`) spaces the calls and retries 429s.
+Every call takes a slot of its chat's :class:`~bot.budget.ChatBudget` (issue 9). Table
+messages are shown with :meth:`Messenger.show`: when the table's share of the budget is used
+up the edit waits, and newer content replaces the waiting one, so the table always shows the
+newest state and never an older one after a newer. :meth:`Messenger.seal` gives a message its
+last word: no later ``show`` changes it. PTB's ``AIORateLimiter`` (configured in
+:mod:`bot.app`) guards the global rate and retries a 429.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
+from bot.budget import ChatBudget
 from bot.callbacks import game_button
 from bot.render.common import Keyboard
 
@@ -27,6 +33,8 @@ SHOWN_LIMIT = 10_000
 
 OnMigrated = Callable[[int, int], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
+Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
+Content = tuple[str, "InlineKeyboardMarkup | None"]
 
 
 def markup(
@@ -53,15 +61,17 @@ def markup(
 
 
 class Messenger:
-    """Thin wrapper over the Bot with our error policy and a cache of what each message shows.
+    """Thin wrapper over the Bot with our error policy, the per-chat budget and a cache of
+    what each message shows.
 
     Args:
         bot: the PTB bot.
         on_migrated: called with (old_chat_id, new_chat_id) when Telegram says a group became a
             supergroup; the call is then retried once in the new chat.
         on_forbidden: called with the chat id when Telegram refuses a private message (403).
-        group_interval: least seconds between two messages (sent or edited) in one group, so
-            a game stays within Telegram's ~20 messages a minute per group.
+        budget: when each chat may get its next call (default: Telegram's limits).
+        spawn: starts a deferred table edit as a task (the application's ``create_task``, so
+            shutdown and the tests' ``settle`` wait for it); default ``asyncio.create_task``.
     """
 
     def __init__(
@@ -69,17 +79,19 @@ class Messenger:
         bot: Bot,
         on_migrated: OnMigrated,
         on_forbidden: OnForbidden,
-        group_interval: float = 0.0,
+        budget: ChatBudget | None = None,
+        spawn: Spawn | None = None,
     ) -> None:
         self.bot = bot
         self._on_migrated = on_migrated
         self._on_forbidden = on_forbidden
+        self.budget = budget or ChatBudget()
+        self._spawn: Spawn = spawn or asyncio.create_task
         self._shown: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
         self.migrated: dict[int, int] = {}
-        self.last_call: dict[int, float] = {}
-        """Monotonic time of the last send or edit per chat (for :mod:`bot.coalesce`)."""
-        self.group_interval = group_interval
-        self._pace_locks: dict[int, asyncio.Lock] = {}
+        self._pending: dict[tuple[int, int], Content] = {}
+        self._workers: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._sealed: OrderedDict[tuple[int, int], None] = OrderedDict()
 
     async def send(
         self,
@@ -88,21 +100,23 @@ class Messenger:
         reply_markup: InlineKeyboardMarkup | None = None,
         *,
         reply_to: int | None = None,
+        final: bool = False,
     ) -> Message | None:
-        """Send a message; None when Telegram refused it (logged, never raised)."""
+        """Send a message; None when Telegram refused it (logged, never raised). ``final``:
+        the message is sent sealed (see :meth:`seal`)."""
         chat_id = self.migrated.get(chat_id, chat_id)
-        await self._pace(chat_id)
         for _ in range(2):
             try:
-                msg = await self.bot.send_message(
-                    chat_id,
-                    text,
-                    parse_mode=ParseMode.HTML,
-                    reply_markup=reply_markup,
-                    reply_to_message_id=reply_to,
-                    allow_sending_without_reply=True,
-                    disable_web_page_preview=True,
-                )
+                async with self.budget.slot(chat_id):
+                    msg = await self.bot.send_message(
+                        chat_id,
+                        text,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=reply_markup,
+                        reply_to_message_id=reply_to,
+                        allow_sending_without_reply=True,
+                        disable_web_page_preview=True,
+                    )
             except ChatMigrated as exc:
                 await self._migrated(chat_id, exc.new_chat_id)
                 chat_id = exc.new_chat_id
@@ -114,21 +128,101 @@ class Messenger:
                 log.warning("send to %s failed: %s", chat_id, exc)
                 return None
             self._remember(chat_id, msg.message_id, (text, _key(reply_markup)))
+            if final:
+                self._sealed[(chat_id, msg.message_id)] = None
             return msg
         return None
 
     async def edit(
         self, chat_id: int, message_id: int, text: str, reply_markup: InlineKeyboardMarkup | None
     ) -> bool:
-        """Edit a message to show ``text`` and ``reply_markup``; skips the call when it already
-        does. Returns False when the message is gone or its group migrated (the caller may send
-        a new one)."""
-        shown = (text, _key(reply_markup))
-        if self._shown.get((chat_id, message_id)) == shown:
+        """Edit a message now (a priority call) to show ``text`` and ``reply_markup``; skips
+        the call when it already does. A table edit still waiting for this message is
+        dropped (this content is newer). Returns False when the message is gone or its group
+        migrated (the caller may send a new one)."""
+        key = (chat_id, message_id)
+        self._pending.pop(key, None)
+        if key in self._sealed:
+            return True
+        return await self._edit(chat_id, message_id, (text, reply_markup), table=False)
+
+    async def seal(
+        self, chat_id: int, message_id: int, text: str, reply_markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Give a message its last word (a stopped or finished table): edit it now, and
+        ignore every later :meth:`show` or :meth:`edit` of it. False when the message is gone
+        (the caller sends the last word as a new message)."""
+        key = (chat_id, message_id)
+        self._pending.pop(key, None)
+        if key in self._sealed:
+            return True
+        self._sealed[key] = None
+        while len(self._sealed) > SHOWN_LIMIT:
+            self._sealed.popitem(last=False)
+        return await self._edit(chat_id, message_id, (text, reply_markup), table=False)
+
+    def sealed(self, chat_id: int, message_id: int) -> bool:
+        """Whether the message has had its last word."""
+        return (chat_id, message_id) in self._sealed
+
+    async def show(
+        self, chat_id: int, message_id: int, text: str, reply_markup: InlineKeyboardMarkup | None
+    ) -> bool:
+        """Show new content of a table message: at once when the table's budget allows, else
+        by a deferred edit that sends the newest content once a slot is free. Returns False
+        only when an immediate edit failed (the message is gone); True when done, deferred,
+        or ignored (the message is sealed)."""
+        key = (chat_id, message_id)
+        if key in self._sealed:
+            return True
+        if self._shown.get(key) == (text, _key(reply_markup)):
+            self._pending.pop(key, None)
+            return True
+        if key in self._workers:
+            self._pending[key] = (text, reply_markup)
+            return True
+        if self.budget.wait(chat_id, table=True) <= 0 and not self.budget.busy(chat_id):
+            return await self._edit(chat_id, message_id, (text, reply_markup), table=True)
+        self._pending[key] = (text, reply_markup)
+        self._workers[key] = self._spawn(self._drain(key))
+        return True
+
+    def cancel(self, chat_id: int, message_id: int) -> None:
+        """Drop a deferred table edit (the message is being replaced)."""
+        self._pending.pop((chat_id, message_id), None)
+
+    def pending(self) -> int:
+        """Deferred table edits not yet sent."""
+        return len(self._pending)
+
+    async def _drain(self, key: tuple[int, int]) -> None:
+        """Send the newest content of a table message whenever the budget has room."""
+        try:
+            while key in self._pending:
+                async with self.budget.slot(key[0], table=True):
+                    content = self._pending.pop(key, None)
+                    if content is None or key in self._sealed:
+                        return
+                    await self._call_edit(key[0], key[1], content)
+        finally:
+            self._workers.pop(key, None)
+
+    async def _edit(
+        self, chat_id: int, message_id: int, content: Content, *, table: bool
+    ) -> bool:
+        if self._shown.get((chat_id, message_id)) == (content[0], _key(content[1])):
             return True
         if chat_id in self.migrated:
             return False
-        await self._pace(chat_id)
+        async with self.budget.slot(chat_id, table=table):
+            return await self._call_edit(chat_id, message_id, content)
+
+    async def _call_edit(self, chat_id: int, message_id: int, content: Content) -> bool:
+        """The edit itself, with the error policy; the caller holds the chat's slot."""
+        text, reply_markup = content
+        shown = (text, _key(reply_markup))
+        if self._shown.get((chat_id, message_id)) == shown:
+            return True
         try:
             await self.bot.edit_message_text(
                 text,
@@ -162,20 +256,6 @@ class Messenger:
         while len(self._shown) > SHOWN_LIMIT:
             self._shown.popitem(last=False)
 
-    async def _pace(self, chat_id: int) -> None:
-        """Wait for this group's next free slot (``group_interval`` after the previous call)
-        and take it. Private chats are not paced."""
-        if chat_id < 0 and self.group_interval > 0:
-            lock = self._pace_locks.setdefault(chat_id, asyncio.Lock())
-            async with lock:
-                wait = self.last_call.get(chat_id, float("-inf")) + self.group_interval
-                wait -= time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self.last_call[chat_id] = time.monotonic()
-        else:
-            self.last_call[chat_id] = time.monotonic()
-
     async def _migrated(self, old: int, new: int) -> None:
         self.migrated[old] = new
         await self._on_migrated(old, new)
@@ -183,8 +263,10 @@ class Messenger:
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message; failures (too old, already gone) are ignored."""
         self._shown.pop((chat_id, message_id), None)
+        self._pending.pop((chat_id, message_id), None)
         try:
-            await self.bot.delete_message(chat_id, message_id)
+            async with self.budget.slot(chat_id, counted=False):
+                await self.bot.delete_message(chat_id, message_id)
         except TelegramError as exc:
             log.debug("delete of %s/%s failed: %s", chat_id, message_id, exc)
 

@@ -78,17 +78,7 @@ async def on_button(update: Update, context: Context) -> None:
             await data.presenter.hand_hidden(table, seat, user_id)
         return
     if out.ok or out.lobby:
-        await _present_and_continue(context, out)
-
-
-async def _present_and_continue(context: Context, out: Outcome) -> None:
-    """Show what happened, then let the computers move and show that too."""
-    data = context.app_data
-    await data.presenter.present(out)
-    if out.ok and out.changed and out.game_id is not None and not out.ended:
-        more = await data.service.run_computers(out.game_id)
-        if more.changed:
-            await data.presenter.present(more)
+        await data.driver.submit(out)
 
 
 async def _players(context: Context, out: Outcome) -> Sequence[Player] | None:
@@ -213,7 +203,7 @@ async def _stop(update: Update, context: Context, parsed: GameCallback, tr: Tran
         with contextlib.suppress(TelegramError):
             await message.delete()
         if out.stopped:
-            await data.presenter.present(out)
+            await data.driver.submit(out)
 
 
 async def _language(
@@ -244,4 +234,4 @@ async def _language(
         with contextlib.suppress(TelegramError):
             await query.message.edit_text(messages.language_set(new))
     for out in outcomes:
-        await data.presenter.present(out)
+        await data.driver.submit(out)

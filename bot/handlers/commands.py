@@ -47,11 +47,7 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         return
     if chat.type == ChatType.PRIVATE:
         await data.presenter.messenger.send(chat.id, messages.solo_started(tr))
-    await data.presenter.present(out)
-    if out.started and out.game_id is not None:
-        more = await data.service.run_computers(out.game_id)
-        if more.changed:
-            await data.presenter.present(more)
+    await data.driver.submit(out)
 
 
 def _message_link(chat_id: int, message_id: int | None) -> str | None:
@@ -83,7 +79,7 @@ async def cmd_start(update: Update, context: Context) -> None:
         if table is not None and seat is not None:
             title = await data.presenter.title(table)
             await data.presenter.messenger.send(chat.id, messages.seated_via_link(tr, seat, title))
-        await data.presenter.present(out)
+        await data.driver.submit(out)
         return
     if link is None:
         await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
@@ -205,6 +201,6 @@ async def on_migrate(update: Update, context: Context) -> None:
         return
     data = context.app_data
     data.presenter.messenger.migrated[chat.id] = message.migrate_to_chat_id
-    await data.presenter.present(
+    await data.driver.submit(
         await data.service.migrate_chat(chat.id, message.migrate_to_chat_id)
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import build_application
+from bot.budget import ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
@@ -44,7 +45,8 @@ def make_app(
         computers=ComputerPlayers(level, workers),
         rate_limiter=kw.pop("rate_limiter", False),
         seeds=kw.pop("seeds", lambda: next(counter)),
-        edit_interval=kw.pop("edit_interval", 0.0),
+        budget=kw.pop("budget", ChatBudget(group=None, private=None)),
+        computer_delay=kw.pop("computer_delay", 0.0),
         **kw,
     )
 

@@ -1,0 +1,107 @@
+"""The table driver (issue 9): the one way a game moves on after something happened.
+
+Button taps, commands, turn timers and the resume after a restart all hand their
+:class:`~bot.outcome.Outcome` to :meth:`TableDriver.submit`: it shows what happened, then
+lets the computer players move in the background, one move at a time at a readable pace
+(``computer_delay`` seconds apart; 0 plays them at once), showing each. So the answer to a
+human's own tap is never delayed by the computers, and a player can follow the trick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import BrokenExecutor
+from typing import TYPE_CHECKING, Any
+
+from bot.outcome import Outcome
+
+if TYPE_CHECKING:
+    from bot.presenter import Presenter
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
+
+
+class TableDriver:
+    """Presents outcomes and runs the computer players of each game, one task per game.
+
+    Args:
+        service: the game service (``run_computers``).
+        presenter: shows outcomes in Telegram.
+        spawn: starts a background task (the application's ``create_task``, so shutdown and
+            the tests' ``settle`` wait for it).
+        computer_delay: seconds between two computer moves (0: all at once, in tests).
+        running: whether the bot still runs; the computers stop between two moves once it
+            is False (shutdown), and ``resume`` continues after the restart.
+        sleep: waits the given seconds.
+    """
+
+    def __init__(
+        self,
+        service: GameService,
+        presenter: Presenter,
+        spawn: Spawn,
+        *,
+        computer_delay: float = 1.0,
+        running: Callable[[], bool] = lambda: True,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.service = service
+        self.presenter = presenter
+        self.computer_delay = computer_delay
+        self._spawn = spawn
+        self._running = running
+        self._sleep = sleep
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    async def submit(self, out: Outcome) -> None:
+        """Show ``out`` now; when it moved a game on, let the computers of that game move
+        next (in the background). Never raises for Telegram failures."""
+        await self.presenter.present(out)
+        moved = out.changed or out.started or out.resync
+        if out.game_id is not None and out.ok and moved and not out.ended:
+            self.wake(out.game_id)
+
+    def wake(self, game_id: int) -> None:
+        """Let the computers of ``game_id`` move if it is their turn (no-op while they
+        already do; they look again once done)."""
+        if game_id in self._tasks:
+            self._again.add(game_id)
+            return
+        if not self._running():
+            return  # shutting down: resume() lets them move after the restart
+        self._tasks[game_id] = self._spawn(self._computers(game_id))
+
+    def busy(self, game_id: int) -> bool:
+        """Whether the computers of ``game_id`` are moving."""
+        return game_id in self._tasks
+
+    async def _computers(self, game_id: int) -> None:
+        """Computer moves of one game until a human is to act (or the bot stops)."""
+        try:
+            while self._running():
+                self._again.discard(game_id)
+                paced = self.computer_delay > 0
+                if paced:
+                    await self._sleep(self.computer_delay)
+                    if not self._running():
+                        return
+                more = await self.service.run_computers(game_id, limit=1 if paced else None)
+                if more.changed:
+                    await self.presenter.present(more)
+                if (not more.changed or more.ended) and game_id not in self._again:
+                    return
+        except BrokenExecutor:
+            if self._running():
+                log.exception("the computer players of game %s failed", game_id)
+            else:  # the bot is stopping: the move is made again after the restart
+                log.info("computer move of game %s interrupted by shutdown", game_id)
+        except Exception:  # a computer bug must never lose the game: it stays as saved
+            log.exception("the computer players of game %s failed", game_id)
+        finally:
+            self._tasks.pop(game_id, None)
