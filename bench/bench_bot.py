@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.budget import ChatBudget
 from tests.bot.helpers import (
     active_buttons,
     by_action,
@@ -33,7 +34,6 @@ from tests.bot.helpers import (
     open_and_fill,
     pick,
 )
-from bot.budget import ChatBudget
 from tests.fakebot import FakeBotApi, run_polling
 
 IGNORED = {"getUpdates", "setMyCommands", "deleteWebhook", "getMe", "logOut", "close"}

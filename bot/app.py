@@ -52,6 +52,7 @@ from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
 
+
 def build_application(
     config: BotConfig,
     *,
@@ -90,9 +91,9 @@ def build_application(
     if rate_limiter:
         # Groups are paced by our own budget (bot.budget); PTB's limiter keeps the global
         # 30 a second and retries a 429.
-        limiter = (
-            AIORateLimiter(group_max_rate=0, max_retries=3) if rate_limiter is True else rate_limiter
-        )
+        limiter = rate_limiter
+        if limiter is True:
+            limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
         builder = builder.rate_limiter(cast(Any, limiter))
 
     extra: dict[str, Any] = {}

@@ -207,9 +207,7 @@ class Messenger:
         finally:
             self._workers.pop(key, None)
 
-    async def _edit(
-        self, chat_id: int, message_id: int, content: Content, *, table: bool
-    ) -> bool:
+    async def _edit(self, chat_id: int, message_id: int, content: Content, *, table: bool) -> bool:
         if self._shown.get((chat_id, message_id)) == (content[0], _key(content[1])):
             return True
         if chat_id in self.migrated:

@@ -201,6 +201,4 @@ async def on_migrate(update: Update, context: Context) -> None:
         return
     data = context.app_data
     data.presenter.messenger.migrated[chat.id] = message.migrate_to_chat_id
-    await data.driver.submit(
-        await data.service.migrate_chat(chat.id, message.migrate_to_chat_id)
-    )
+    await data.driver.submit(await data.service.migrate_chat(chat.id, message.migrate_to_chat_id))
