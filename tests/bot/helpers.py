@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 import re
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.app import build_application
-from bot.budget import ChatBudget
+from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
@@ -145,3 +147,25 @@ async def play_to_end(
         taps += 1
         await bot.settle(quiet=0.01)
     return taps
+
+
+class FastTime:
+    """A clock that runs ``factor`` times faster than real time, with the matching sleep: the
+    bot's message budget and the fake's rate model share it, so a 60 s window takes
+    ``60 / factor`` real seconds."""
+
+    def __init__(self, factor: float = 20.0) -> None:
+        self.factor = factor
+        self._start = time.monotonic()
+
+    def now(self) -> float:
+        """Scaled monotonic seconds."""
+        return 1000.0 + (time.monotonic() - self._start) * self.factor
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep ``seconds`` of scaled time."""
+        await asyncio.sleep(max(seconds, 0.0) / self.factor)
+
+    def budget(self, *, private: bool = True) -> ChatBudget:
+        """Telegram's limits (``bot.budget``) on this clock."""
+        return ChatBudget(GROUP, PRIVATE if private else None, clock=self.now, sleep=self.sleep)
