@@ -8,9 +8,11 @@ a seed, and answers an action in notation.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import random
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+import signal
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 
 from engine.actions import Action, parse_action
@@ -39,6 +41,16 @@ def _warm_up(level: str) -> None:
     _player(level)
 
 
+def _worker_init() -> None:
+    """In each worker: leave Ctrl-C to the bot. A terminal sends SIGINT to the whole process
+    group; a worker that died of it would break the pool under a running decision (issue 9
+    item 10) while the bot itself shuts down in order."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+log = logging.getLogger(__name__)
+
+
 class ComputerPlayers:
     """Runs computer decisions in a pool.
 
@@ -51,12 +63,17 @@ class ComputerPlayers:
         self.level = level
         self._workers = workers
         self._executor: Executor | None = None
+        self._closed = False
 
     def _pool(self) -> Executor:
+        if self._closed:
+            raise BrokenExecutor("the computer players were shut down")
         if self._executor is None:
             if self._workers > 0:
                 ctx = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(self._workers, mp_context=ctx)
+                self._executor = ProcessPoolExecutor(
+                    self._workers, mp_context=ctx, initializer=_worker_init
+                )
             else:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="computer")
         return self._executor
@@ -67,16 +84,31 @@ class ComputerPlayers:
         await loop.run_in_executor(self._pool(), _warm_up, self.level)
 
     async def choose(self, obs: Observation, seed: int) -> Action:
-        """The computer's action for ``obs.seat`` (one of ``obs.legal``)."""
+        """The computer's action for ``obs.seat`` (one of ``obs.legal``).
+
+        Raises:
+            concurrent.futures.BrokenExecutor: the pool broke twice in a row, or was shut
+                down (the bot is stopping); the game stays as saved.
+        """
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
+        try:
+            text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
+        except BrokenExecutor:  # a worker was killed: start a new pool and think again
+            if self._closed or self._executor is None:
+                raise
+            log.warning("the computer players' pool broke; starting a new one")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+            text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
         action = parse_action(text)
         if action not in obs.legal:  # a broken player must never stall or corrupt a game
             action = obs.legal[0]
         return action
 
     def shutdown(self) -> None:
-        """Stop the workers (does not wait for a running decision)."""
+        """Stop the workers (does not wait for a running decision); later decisions raise
+        ``BrokenExecutor``."""
+        self._closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
