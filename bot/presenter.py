@@ -64,6 +64,11 @@ class Presenter:
         self._locks: dict[int, asyncio.Lock] = {}
         self._warned: set[tuple[int, int]] = set()
         """(game, seat) whose player blocked the bot and was told so in the group."""
+        self._notes: dict[int, str] = {}
+        """game → the latest notice about a seat, the table message's last line."""
+        self._reminders: dict[tuple[int, int], MessageRef] = {}
+        """(game, seat) → the turn reminder sent to that seat's player, deleted once it is
+        obsolete."""
 
     # --- helpers -----------------------------------------------------------------------------
 
@@ -81,25 +86,30 @@ class Presenter:
             lk = self._locks[game_id] = asyncio.Lock()
         return lk
 
-    async def group_tr(self, table: Table) -> Translator:
+    async def group_language(self, table: Table) -> str:
         """The language of the table's chat: the table's or chat's setting, else the Telegram
         language of the table's creator, else the default (issue 3)."""
         chat = await self.service.repo.get_chat(table.row.chat_id)
         creator = await self.service.repo.get_user(table.row.creator_id)
-        lang = resolve_language(
+        return resolve_language(
             table.row.language or (chat.language if chat else None),
             None,
             creator.telegram_language if creator else None,
             self.default_language,
             private=False,
         )
-        return get_translator(lang)
 
-    async def user_tr(self, user_id: int, chat_language: str | None = None) -> Translator:
-        """The language of a user's private messages."""
+    async def group_tr(self, table: Table) -> Translator:
+        """The translator of the table's chat (:meth:`group_language`)."""
+        return get_translator(await self.group_language(table))
+
+    async def user_tr(self, user_id: int, table: Table | None = None) -> Translator:
+        """The language of a user's private messages: their own choice, else their Telegram
+        language, else (for a player of ``table``) the table's language, else the default
+        (issue 9 item 5: one reader, one language)."""
         user = await self.service.repo.get_user(user_id)
         lang = resolve_language(
-            chat_language,
+            await self.group_language(table) if table is not None else None,
             user.language if user else None,
             user.telegram_language if user else None,
             self.default_language,
@@ -151,6 +161,8 @@ class Presenter:
         ]
         # The table message becomes the record of what just ended (the round's summary) and
         # a new table message follows below: one edit and one send per round.
+        if posts:
+            self._notes.pop(table.game_id, None)
         retired = False
         for text in posts:
             if not retired and await self._retire_table_message(table, text):
@@ -166,6 +178,22 @@ class Presenter:
         await self._table_message(table, gtr, fresh=bool(posts), keep_old=retired)
         if out.changed or out.acted or out.resync:
             await self._sync_hands(table, out)
+        await self._drop_reminders(table, out)
+
+    async def _drop_reminders(self, table: Table, out: Outcome) -> None:
+        """Delete the turn reminders that no longer hold: their seat acted (or the computer
+        did for it), or the game waits for someone else, or is over."""
+        timer = table.row.timer
+        for key in [k for k in self._reminders if k[0] == table.game_id]:
+            seat = key[1]
+            if (
+                table.row.status is not GameStatus.ACTIVE
+                or timer is None
+                or timer.seat != seat
+                or seat in out.acted
+            ):
+                ref = self._reminders.pop(key)
+                await self.messenger.delete(ref.chat_id, ref.message_id)
 
     async def show_lobby(self, table: Table, tr: Translator | None = None) -> None:
         """Draw (edit or send) the lobby message."""
@@ -240,6 +268,7 @@ class Presenter:
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
             left_by=await self._left_by(table),
+            note=self._notes.get(table.game_id),
         )
         await self._show_table_message(table, rendered, "t", fresh=fresh, keep_old=keep_old)
 
@@ -283,7 +312,7 @@ class Presenter:
         state = table.state
         if state is None or state.is_over:
             return
-        tr = await self.user_tr(user_id)
+        tr = await self.user_tr(user_id, table)
         obs = observe(state, seat)
         rendered = render_hand(
             obs,
@@ -350,7 +379,7 @@ class Presenter:
                 table = await self.service.load(row.game_id)
                 if table is None:
                     continue
-                utr = await self.user_tr(user_id)
+                utr = await self.user_tr(user_id, table)
                 title = await self.title(table)
                 for s in table.row.seats:
                     if s.kind is SeatKind.COMPUTER and s.former_user_id == user_id:
@@ -369,14 +398,17 @@ class Presenter:
     # --- posts -------------------------------------------------------------------------------
 
     async def _notice(self, table: Table, tr: Translator, notice: Notice, out: Outcome) -> None:
+        """Timeouts, hand-overs and take-backs become the table message's last line (one line,
+        replaced by the next: issue 9 item 6); the player concerned hears it privately.
+        Reminders go to the player's private chat and are deleted once obsolete."""
         players = table.players()
         if notice.kind == "timeout" and notice.seat is not None:
             card = next(
                 (e.card for e in out.events if isinstance(e, CardPlayed) and e.seat == notice.seat),
                 None,
             )
-            await self.messenger.send(
-                table.row.chat_id, messages.computer_played(tr, players, Seat(notice.seat), card)
+            self._notes[table.game_id] = messages.computer_played(
+                tr, players, Seat(notice.seat), card
             )
         elif notice.kind in ("handover", "absent") and notice.seat is not None:
             user = await self.service.repo.get_user(notice.user_id) if notice.user_id else None
@@ -386,9 +418,9 @@ class Presenter:
             )
             seat = Seat(notice.seat)
             if not table.is_private:
-                await self.messenger.send(table.row.chat_id, say(tr, name, seat))
+                self._notes[table.game_id] = say(tr, name, seat)
             if notice.user_id is not None:  # the old hand becomes the way back
-                utr = await self.user_tr(notice.user_id)
+                utr = await self.user_tr(notice.user_id, table)
                 await self._offer_seat_back(
                     table, seat, notice.user_id, Rendered(say(utr, name, seat)), notice.hand
                 )
@@ -398,11 +430,9 @@ class Presenter:
             seat = Seat(notice.seat)
             self._warned.discard((table.game_id, int(seat)))
             if not table.is_private:
-                await self.messenger.send(
-                    table.row.chat_id, messages.seat_taken_back(tr, name, seat)
-                )
+                self._notes[table.game_id] = messages.seat_taken_back(tr, name, seat)
             if notice.hand is not None:  # the offer has done its job; the hand follows
-                utr = await self.user_tr(notice.user_id)
+                utr = await self.user_tr(notice.user_id, table)
                 await self.messenger.edit(
                     notice.hand.chat_id, notice.hand.message_id, messages.ack_reclaimed(utr), None
                 )
@@ -410,11 +440,16 @@ class Presenter:
             user_id = table.user_id(notice.seat)
             if user_id is None:
                 return
-            utr = await self.user_tr(user_id)
+            utr = await self.user_tr(user_id, table)
             left = table.row.timer.deadline_at - self.service.clock() if table.row.timer else 0
             text = messages.turn_reminder(utr, players, Seat(notice.seat), max(1, round(left)))
             chat_id = table.row.chat_id if table.is_private else user_id
-            await self.messenger.send(chat_id, text)
+            msg = await self.messenger.send(chat_id, text)
+            if msg is not None:
+                old = self._reminders.pop((table.game_id, notice.seat), None)
+                self._reminders[(table.game_id, notice.seat)] = MessageRef(chat_id, msg.message_id)
+                if old is not None:
+                    await self.messenger.delete(old.chat_id, old.message_id)
 
     async def _offer_seat_back(
         self,
@@ -440,7 +475,7 @@ class Presenter:
             if old is not None:
                 await self.messenger.edit(old.chat_id, old.message_id, rendered.text, None)
             return
-        utr = await self.user_tr(user_id)
+        utr = await self.user_tr(user_id, table)
         keyboard = (*rendered.keyboard, (messages.reclaim_button(utr, seat),))
         kb = markup(keyboard, "a", table.game_id, table.version)
         ref = old
@@ -521,7 +556,7 @@ class Presenter:
             user_id = s.user_id if s.user_id is not None else s.former_user_id
             ref = s.hand_message
             if ref is not None and user_id is not None:
-                utr = await self.user_tr(user_id)
+                utr = await self.user_tr(user_id, table)
                 await self.messenger.edit(ref.chat_id, ref.message_id, text(utr), None)
 
     async def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:

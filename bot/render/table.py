@@ -169,6 +169,7 @@ def render_table(
     hand_url: str | None = None,
     waiting: Sequence[Seat] = (),
     left_by: Mapping[Seat, str] | None = None,
+    note: str | None = None,
 ) -> Rendered:
     """The group's table message (issue 3; ``rules.md`` §3–§6).
 
@@ -180,6 +181,9 @@ def render_table(
         waiting: Klammern: the human seats the computers wait for (contra or re, §9.7).
         left_by: computer seats a player left during play and may take back from the private
             chat: seat → that player's raw name (one line each).
+        note: the latest notice about a seat (HTML: a timeout, a hand-over, a take-back),
+            shown as the last line until the next one replaces it (issue 9 item 6: such
+            notices are not separate group messages).
 
     Returns:
         HTML text (well under 4096 characters) and the keyboard (empty or one link button).
@@ -234,6 +238,8 @@ def render_table(
         )
     for seat, name in sorted((left_by or {}).items()):
         lines.append(left_by_html(tr, name, seat))
+    if note:
+        lines.append(note)
     keyboard: tuple[tuple[Button, ...], ...] = ()
     if hand_url:
         keyboard = ((Button("🃏 " + tr.gettext("My hand"), url=hand_url),),)

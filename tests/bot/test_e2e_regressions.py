@@ -129,7 +129,7 @@ async def test_the_turn_timer_keeps_running_after_someone_hands_over(
         await bot.settle()
         await fake_api.wait_for(
             lambda: any(
-                m.text.startswith("🤖") and waiting.first_name in m.text
+                "De tijd is om" in m.text and waiting.first_name in m.text
                 for m in fake_api.chat(group).bot_messages
             ),
             timeout=8,

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from storage import GameStatus, SeatKind, open_repository
 from tests.fakebot import FakeBotApi, run_polling
+from tests.fakebot.model import FakeChat
 
 from .helpers import by_action, hand_message, make_app, open_and_fill, play_turn
 
@@ -140,9 +141,14 @@ async def test_turn_timer_reminds_then_the_computer_plays_also_after_a_restart(
     assert len((await _game(db)).actions or ()) > count
 
 
-def _timeouts(api: FakeBotApi, group: object) -> int:
-    """Group messages saying the computer acted for a timed-out player."""
-    return sum(1 for m in api.chat(group).bot_messages if m.text.startswith("🤖"))  # type: ignore[arg-type]
+def _timeouts(api: FakeBotApi, group: FakeChat) -> int:
+    """Table messages (sent or edited) that say the computer acted for a timed-out player
+    (issue 9 item 6: the table's last line, not a message of its own)."""
+    return sum(
+        1
+        for c in api.calls.filter("sendMessage", "editMessageText", chat_id=group.id)
+        if "De tijd is om" in str(c.param("text"))
+    )
 
 
 async def test_language_help_and_rules_in_the_chats_language(
