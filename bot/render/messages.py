@@ -75,7 +75,8 @@ def help_text(tr: Translator) -> str:
         ),
         "5. "
         + tr.gettext(
-            "The group sees the table, every trick, and the score sheet after each round."
+            "The group sees the table and every trick; after each round its result and the "
+            "score. /score shows the whole score sheet."
         ),
         "6. "
         + tr.gettext(
