@@ -42,6 +42,7 @@ from bot.handlers.commands import (
     cmd_start,
     cmd_stop,
     on_migrate,
+    on_new_members,
 )
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.presenter import Presenter
@@ -156,6 +157,7 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CommandHandler("rules", cmd_rules))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
+    app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, on_new_members))
     app.add_error_handler(on_error)
 
 

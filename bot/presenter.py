@@ -543,7 +543,7 @@ class Presenter:
                 table.players(),
                 tr,
                 rounds_total=table.state.settings.rounds,
-                final=True,
+                stopped=True,
                 klammern_target=_target(table.state),
             )
         await self._show_table_message(table, Rendered(text), "t", final=True)
@@ -572,6 +572,7 @@ class Presenter:
             viewer=viewer,
             rounds_total=state.settings.rounds,
             final=state.is_over,
+            stopped=table.row.status is GameStatus.ABANDONED and not state.is_over,
             klammern_target=_target(state),
         )
 

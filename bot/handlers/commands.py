@@ -1,5 +1,5 @@
-"""Commands: /klaverjas, /start, /score, /stop, /language, /help, /rules; and the service
-message of a group that became a supergroup."""
+"""Commands: /klaverjas, /start, /score, /stop, /language, /help, /rules; the greeting when the
+bot is added to a group; and the service message of a group that became a supergroup."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from bot.render import messages
 from bot.render.reasons import Refusal, refusal_text
 from bot.render.rules_text import rules_text
 from bot.telegram_io import markup
-from engine.settings import Settings
+from engine.settings import PRESETS, Settings
+from storage import GameStatus
 
 
 async def cmd_klaverjas(update: Update, context: Context) -> None:
@@ -27,7 +28,16 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         return
     await remember_user(update, context)
     data = context.app_data
-    preset = context.args[0].lower() if context.args else None
+    given = context.args[0] if context.args else None
+    preset = given.lower() if given else None
+    if given is not None and preset not in PRESETS:
+        tr = await translator_for(update, context)
+        await data.presenter.messenger.send(
+            chat.id,
+            messages.unknown_preset(tr, given, tuple(PRESETS)),
+            reply_to=message.message_id,
+        )
+        return
     out = await data.service.open_table(
         chat.id, chat.type, chat.title, user.id, display_name(update), preset
     )
@@ -59,15 +69,21 @@ def _message_link(chat_id: int, message_id: int | None) -> str | None:
 
 
 async def cmd_start(update: Update, context: Context) -> None:
-    """``/start [payload]`` in the private chat: ``j<game>_<seat>`` takes a seat; otherwise a
-    welcome, and the player's hands of every running game are sent (again): a player who
-    blocked the bot and comes back gets their cards without another step."""
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None or chat.type != ChatType.PRIVATE:
+    """``/start [payload]`` in the private chat: ``j<game>_<seat>`` takes a seat; ``h<game>``
+    (the lobby's and the table's link) says what the link does for this user; otherwise a
+    welcome. Then the player's hands of every running game are sent (again): a player who
+    blocked the bot and comes back gets their cards without another step. In a group,
+    ``/start`` says how to begin there."""
+    chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+    if chat is None or user is None:
         return
     await remember_user(update, context)
     data = context.app_data
     tr = await translator_for(update, context)
+    if chat.type != ChatType.PRIVATE:
+        reply_to = message.message_id if message is not None else None
+        await data.presenter.messenger.send(chat.id, messages.group_start(tr), reply_to=reply_to)
+        return
     link = decode_deep_link(context.args[0] if context.args else None)
     if link is not None and link.kind == "j":
         out = await data.service.join_link(link, user.id)
@@ -81,9 +97,30 @@ async def cmd_start(update: Update, context: Context) -> None:
             await data.presenter.messenger.send(chat.id, messages.seated_via_link(tr, seat, title))
         await data.driver.submit(out)
         return
-    if link is None:
-        await data.presenter.messenger.send(chat.id, messages.welcome(tr, display_name(update)))
+    text = messages.welcome(tr, display_name(update))
+    if link is not None:
+        text = await _about_table(context, link.game_id, user.id, tr) or text
+    if text:
+        await data.presenter.messenger.send(chat.id, text)
     await data.presenter.user_back(user.id)
+
+
+async def _about_table(context: Context, game_id: int, user_id: int, tr: Translator) -> str | None:
+    """What a table's ``h<game>`` link tells ``user_id``: None for the welcome (no such group
+    table), empty for nothing (their hand or the offer to take their seat back follows)."""
+    data = context.app_data
+    table = await data.service.load(game_id)
+    if table is None or table.is_private:
+        return None
+    seat = table.seat_of(user_id)
+    title = await data.presenter.title(table)
+    if table.row.status is GameStatus.LOBBY:
+        return messages.private_chat_open(tr, title, seated=seat is not None)
+    if not table.is_open:
+        return messages.game_finished_notice(tr)
+    if seat is not None or any(s.former_user_id == user_id for s in table.row.seats):
+        return ""
+    return messages.not_dealt_in(tr, title)
 
 
 async def cmd_score(update: Update, context: Context) -> None:
@@ -202,3 +239,16 @@ async def on_migrate(update: Update, context: Context) -> None:
     data = context.app_data
     data.presenter.messenger.migrated[chat.id] = message.migrate_to_chat_id
     await data.driver.submit(await data.service.migrate_chat(chat.id, message.migrate_to_chat_id))
+
+
+async def on_new_members(update: Update, context: Context) -> None:
+    """Members joined a group: when the bot itself is among them, greet the group in its
+    language with a short how-to (others joining get no message)."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None or chat is None or chat.type == ChatType.PRIVATE:
+        return
+    if not any(m.id == context.bot.id for m in message.new_chat_members):
+        return
+    await remember_user(update, context)
+    tr = await translator_for(update, context)
+    await context.app_data.presenter.messenger.send(chat.id, messages.group_greeting(tr))

@@ -75,7 +75,8 @@ def help_text(tr: Translator) -> str:
         ),
         "5. "
         + tr.gettext(
-            "The group sees the table, every trick, and the score sheet after each round."
+            "The group sees the table and every trick; after each round its result and the "
+            "score. /score shows the whole score sheet."
         ),
         "6. "
         + tr.gettext(
@@ -182,6 +183,67 @@ def seated_via_link(tr: Translator, seat: Seat, table_title: str) -> str:
     return "✓ " + tr.gettext("You sit {seat} at the table in {group}.").format(
         seat=seat_name(tr, seat), group=bold(esc(shorten(table_title, 40)))
     )
+
+
+def group_start(tr: Translator) -> str:
+    """Reply to ``/start`` in a group: how to begin here."""
+    return "👋 " + tr.gettext("Send /klaverjas to open a table here; /help explains more.")
+
+
+def group_greeting(tr: Translator) -> str:
+    """Posted once when the bot is added to a group: what it does and how to begin."""
+    return "\n".join(
+        [
+            "👋 " + bold(tr.gettext("Hello! I host Klaverjassen for four players here.")),
+            "1. "
+            + tr.gettext(
+                "/klaverjas opens a table: take a seat with the buttons; empty seats can go "
+                "to computer players."
+            ),
+            "2. "
+            + tr.gettext(
+                "Your cards come in your private chat with me: open it with the button at the "
+                "table."
+            ),
+            tr.gettext("/help explains more, /language changes my language."),
+        ]
+    )
+
+
+def unknown_preset(tr: Translator, given: str, presets: Sequence[str]) -> str:
+    """Reply to ``/klaverjas <word>`` with a word that names no preset (``rules.md`` §7):
+    the word and the presets to choose from, as typed after /klaverjas."""
+    return "❓ " + tr.gettext(
+        "Unknown rules: {given}. Choose one of {presets}, for example /klaverjas {example}."
+    ).format(
+        given=bold(esc(shorten(given, 30))),
+        presets=", ".join(f"<code>{esc(p)}</code>" for p in presets),
+        example=presets[1] if len(presets) > 1 else presets[0],
+    )
+
+
+def private_chat_open(tr: Translator, table_title: str, *, seated: bool) -> str:
+    """Private reply to the lobby's "open my private chat" link: the chat works; take a seat
+    (``seated`` False) or wait for the start (True)."""
+    group = bold(esc(shorten(table_title, 40)))
+    if seated:
+        text = tr.gettext(
+            "Our private chat is open: your cards will come here when the game in {group} starts."
+        )
+    else:
+        text = tr.gettext(
+            "Our private chat is open. Take a seat at the table in {group}; your cards will "
+            "come here."
+        )
+    return "✓ " + text.format(group=group)
+
+
+def not_dealt_in(tr: Translator, table_title: str) -> str:
+    """Private reply to a table's "my cards" link from someone without a seat in that game."""
+    return "ℹ️ " + tr.gettext(
+        "You are not playing in the game in {group}, so there are no cards for you. Sit at "
+        "the next table and your cards will come here."
+    ).format(group=bold(esc(shorten(table_title, 40))))
 
 
 def solo_started(tr: Translator) -> str:

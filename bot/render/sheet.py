@@ -2,9 +2,11 @@
 
 The sheet is a monospace ``<pre>`` table at most :data:`SHEET_WIDTH` characters wide, so 16
 rounds fit a phone: per round the card points and the roem of each team kept apart, ``nat`` and
-``pit`` marked (§6.6), then the sums and the totals. The group sees the teams named by their
-players; a private view says "Wij" / "Zij" relative to the viewer's team (§2.1). Klammern
-(§9.8–9.9) has its own sheet and summary in :mod:`bot.render.sheet_klammern`.
+``pit`` marked (§6.6), then the sums and the totals, and below it a one-line legend. The group's
+columns are headed by the seat pairs ("N–Z" / "O–W"), named by their players above the table;
+a private view says "Wij" / "Zij" relative to the viewer's team (§2.1). A stopped game shows
+the score at that moment and no winner. Klammern (§9.8–9.9) has its own sheet and summary in
+:mod:`bot.render.sheet_klammern`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from bot.render.common import (
     esc,
     labelled,
     player_html,
-    player_name,
-    seat_name,
+    seat_letter,
     team_html,
     us_them,
 )
@@ -33,7 +34,6 @@ SHEET_WIDTH = 30
 """Width of the ``<pre>`` table in characters."""
 
 _LABEL_WIDTH = 13
-_NAME_PART = 6
 
 
 def _column(points: str, roem: int, mark: str) -> str:
@@ -41,19 +41,36 @@ def _column(points: str, roem: int, mark: str) -> str:
     return f"{points:>4}{roem_text:<5}{mark:<4}"
 
 
-def _header_label(
-    tr: Translator, players: Sequence[Player], team: Team, viewer: Seat | None
-) -> str:
+def team_label(tr: Translator, team: Team, viewer: Seat | None = None) -> str:
+    """A sheet column's head: the seat pair, "N–Z" / "O–W" in Dutch, "N–S" / "E–O" in French
+    (``rules.md`` §2.1); in a private view (``viewer`` given) "Wij" / "Zij". Plain."""
     if viewer is not None:
         return us_them(tr, team, viewer)[:_LABEL_WIDTH]
-
-    def short(seat: Seat) -> str:  # a computer by its seat: "Oost", not "Comput"
-        player = players[seat]
-        name = seat_name(tr, seat) if player.computer else player_name(tr, players, seat)
-        return name[:_NAME_PART].strip()
-
     a, b = team.seats
-    return f"{short(a)}/{short(b)}"[:_LABEL_WIDTH]
+    return f"{seat_letter(tr, a)}–{seat_letter(tr, b)}"
+
+
+def teams_html(tr: Translator, players: Sequence[Player], viewer: Seat | None = None) -> str:
+    """Who is who above the sheet: "N–Z: Anna & Cas · O–W: Bert & Dirk" for the group, or
+    "Wij = jij en Cas; Zij = Bert & Dirk" for a private view."""
+    if viewer is not None:
+        return tr.gettext("{us} = you and {partner}; {them} = {opponents}").format(
+            us=esc(us_them(tr, viewer.team, viewer)),
+            partner=player_html(tr, players, viewer.partner),
+            them=esc(us_them(tr, viewer.team.other, viewer)),
+            opponents=team_html(tr, players, viewer.team.other),
+        )
+    return " · ".join(
+        labelled(tr, bold(esc(team_label(tr, t))), team_html(tr, players, t)) for t in TEAMS
+    )
+
+
+def sheet_legend(tr: Translator) -> str:
+    """What the symbols of the Klaverjassen sheet mean (plain)."""
+    return tr.gettext(
+        "Per round: points +roem; {nat} = the playing team went down, {pit} = all eight "
+        "tricks. Σ: points and roem added up; last line: the total."
+    ).format(nat=tr.pgettext("sheet mark", "nat"), pit=tr.pgettext("sheet mark", "pit"))
 
 
 def _score(row: SheetRow) -> RoundScore:
@@ -85,7 +102,7 @@ def sheet_table(
     In a private view (``viewer`` given) the viewer's team is the left column.
     """
     order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
-    labels = [_header_label(tr, players, t, viewer) for t in order]
+    labels = [f"{team_label(tr, t, viewer):>4}" for t in order]
     lines = [f"{'#':>2} {labels[0]:<{_LABEL_WIDTH}} {labels[1]}".rstrip()]
     lines += [_row(tr, r, order) for r in rows]
     lines.append("-" * SHEET_WIDTH)
@@ -112,6 +129,19 @@ def winner_html(tr: Translator, totals: Mapping[Team, int], players: Sequence[Pl
     )
 
 
+def stopped_html(
+    tr: Translator, totals: Mapping[Team, int] | None, players: Sequence[Player]
+) -> str:
+    """A stopped game: the score at that moment (``totals``; None for Klammern, whose standing
+    is shown above) and no winner."""
+    if totals is None:
+        return "⏹ " + tr.gettext("The game was stopped early: no winner.")
+    score = " · ".join(f"{team_html(tr, players, t)} {bold(str(totals[t]))}" for t in TEAMS)
+    return "⏹ " + tr.gettext("Score when the game was stopped: {score}. No winner.").format(
+        score=score
+    )
+
+
 def render_sheet(
     rows: Sequence[SheetRow],
     totals: Mapping[Team, int],
@@ -121,6 +151,7 @@ def render_sheet(
     viewer: Seat | None = None,
     rounds_total: int | None = None,
     final: bool = False,
+    stopped: bool = False,
     klammern_target: int | None = None,
 ) -> str:
     """The boompje so far (``/score``, after each round, at the end of the game).
@@ -133,32 +164,32 @@ def render_sheet(
         viewer: the reader's seat for a private view ("Wij"/"Zij"); None for the group.
         rounds_total: the game's length, for "na 5 van 16 rondes".
         final: the game is over: add the winner or the draw (§2.4).
+        stopped: the game was stopped before its end: "stopped after round 3 of 16", the
+            score at that moment and no winner (``final`` is then ignored).
         klammern_target: a Klammern game to this many big points: the Klammern sheet with
             small and big points (§9.9; ``totals`` and ``rounds_total`` are not used).
 
     Returns:
-        HTML: a title, who is who, the ``<pre>`` table and, if ``final``, the result.
+        HTML: a title, who is who, the ``<pre>`` table, the legend and, if ``final`` or
+        ``stopped``, the result.
     """
     title = "📋 " + bold(tr.gettext("Score sheet"))
-    if klammern_target is not None and rows:
-        title += " · " + tr.gettext("after round {played}").format(played=len(rows))
+    played = len(rows)
+    if stopped and not rows:
+        pass  # stopped before the first round ended: no round to name
+    elif stopped and klammern_target is not None:
+        title += " · " + tr.gettext("stopped after round {played}").format(played=played)
+    elif stopped:
+        title += " · " + tr.gettext("stopped after round {played} of {total}").format(
+            played=played, total=rounds_total or played
+        )
+    elif klammern_target is not None and rows:
+        title += " · " + tr.gettext("after round {played}").format(played=played)
     elif rounds_total and rows:
         title += " · " + tr.gettext("after round {played} of {total}").format(
-            played=len(rows), total=rounds_total
+            played=played, total=rounds_total
         )
-    if viewer is not None:
-        us = us_them(tr, viewer.team, viewer)
-        them = us_them(tr, viewer.team.other, viewer)
-        who = tr.gettext("{us} = you and {partner}; {them} = {opponents}").format(
-            us=esc(us),
-            partner=player_html(tr, players, viewer.partner),
-            them=esc(them),
-            opponents=team_html(tr, players, viewer.team.other),
-        )
-    else:
-        who = tr.gettext("{first} against {second}").format(
-            first=team_html(tr, players, Team.NS), second=team_html(tr, players, Team.EW)
-        )
+    who = teams_html(tr, players, viewer)
     if klammern_target is not None:
         order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
         return render_klammern_sheet(
@@ -167,13 +198,15 @@ def render_sheet(
             tr,
             title=title,
             who=who,
-            labels=[_header_label(tr, players, t, viewer) for t in order],
+            labels=[team_label(tr, t, viewer) for t in order],
             viewer=viewer,
             target=klammern_target,
-            final=final,
-        )
-    parts = [title, who, sheet_table(tr, rows, players, viewer)]
-    if final:
+            final=final and not stopped,
+        ) + ("\n" + stopped_html(tr, None, players) if stopped else "")
+    parts = [title, who, sheet_table(tr, rows, players, viewer), sheet_legend(tr)]
+    if stopped:
+        parts.append(stopped_html(tr, totals, players))
+    elif final:
         parts.append(winner_html(tr, totals, players))
     return "\n".join(parts)
 
