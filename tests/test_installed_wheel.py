@@ -87,6 +87,20 @@ def _outside_checkout(path: str) -> bool:
     return not Path(path).resolve().is_relative_to(ROOT)
 
 
+async def _polling(api: FakeBotApi, proc: asyncio.subprocess.Process) -> None:
+    """Wait until the bot polls for updates; fail at once if it stops instead."""
+    polling = asyncio.ensure_future(
+        api.wait_for(lambda: api.calls.count("getUpdates") > 0, timeout=30)
+    )
+    exited = asyncio.ensure_future(proc.wait())
+    await asyncio.wait({polling, exited}, return_when=asyncio.FIRST_COMPLETED)
+    if not polling.done():
+        polling.cancel()
+        pytest.fail(f"the bot stopped at start-up with exit code {proc.returncode}")
+    exited.cancel()
+    polling.result()
+
+
 async def test_installed_package_ships_every_catalogue(tmp_path: Path) -> None:
     code, out, err = await _run(WHEEL_PYTHON, ["-c", PROBE], tmp_path, _clean_env())
     assert code == 0, err
@@ -131,7 +145,7 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
     )
     rounds: list[dict[str, Any]] = []
     try:
-        await fake_api.wait_for(lambda: fake_api.calls.count("getUpdates") > 0, timeout=30)
+        await _polling(fake_api, proc)
         await anna.send(chat, "/klaverjas")  # solo: three computer players
         cards = 0
         while cards < 8:  # Anna's eight cards: the first round is played out
@@ -163,6 +177,7 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
         _, stderr = await asyncio.wait_for(proc.communicate(), timeout=30)
+        print(stderr.decode(), file=sys.stderr)  # shown by pytest when the test fails
     assert proc.returncode == 0, stderr.decode()
     assert "Traceback" not in stderr.decode(), stderr.decode()
     assert rounds, "no round was scored"
