@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from tests.bot.helpers import active_buttons, by_action, hand_message, pick
-from tests.fakebot import FakeBotApi
+from tests.fakebot import FakeBotApi, SimUser
+from tests.fakebot.model import FakeMessage
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,6 +88,12 @@ def _outside_checkout(path: str) -> bool:
     return not Path(path).resolve().is_relative_to(ROOT)
 
 
+def _my_turn(user: SimUser) -> FakeMessage | None:
+    """The user's hand message in their private chat when it has buttons to tap, else None."""
+    hand = hand_message(user, user.private_chat)
+    return hand if hand is not None and active_buttons(hand) else None
+
+
 async def _polling(api: FakeBotApi, proc: asyncio.subprocess.Process) -> None:
     """Wait until the bot polls for updates; fail at once if it stops instead."""
     polling = asyncio.ensure_future(
@@ -149,11 +156,7 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
         await anna.send(chat, "/klaverjas")  # solo: three computer players
         cards = 0
         while cards < 8:  # Anna's eight cards: the first round is played out
-            hand = await fake_api.wait_for(
-                lambda: (m := hand_message(anna, chat)) and active_buttons(m) and m,
-                timeout=15,
-                what="Anna's turn",
-            )
+            hand = await fake_api.wait_for(lambda: _my_turn(anna), timeout=15, what="Anna's turn")
             _, action = pick(active_buttons(hand), rng)
             tap = await anna.tap(hand, by_action(action))
             answer = await tap.wait_answered(timeout=10)
@@ -184,4 +187,4 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
     assert len(rounds[0]["tricks"]) == 8
     fake_api.assert_callbacks_answered_once()
     texts = " ".join(m.text or "" for m in chat.bot_messages)
-    assert "Pli" in texts or "pli" in texts, texts[-500:]  # French, from the shipped catalogue
+    assert "atout" in texts and "donne 2/16" in texts, texts[-500:]  # French: the catalogue
