@@ -46,12 +46,13 @@ async def test_cancel_drops_a_deferred_edit() -> None:
     now = [5.0]
     messenger = FakeMessenger(now)
     tasks: list[asyncio.Task[None]] = []
-    co = EditCoalescer(
-        messenger,  # type: ignore[arg-type]
-        10.0,
-        lambda c: tasks.append(asyncio.get_running_loop().create_task(c)) or tasks[-1],
-        clock=lambda: now[0],
-    )
+
+    def spawn(coro: Any) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        tasks.append(task)
+        return task
+
+    co = EditCoalescer(messenger, 10.0, spawn, clock=lambda: now[0])  # type: ignore[arg-type]
     await co.edit(-1, 1, "first", None)
     await co.edit(-1, 1, "stale", None)
     co.cancel(-1, 1)
