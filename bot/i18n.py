@@ -1,9 +1,12 @@
 """Languages: one :class:`Translator` per update, never a global locale (``design.md`` §5).
 
 The catalogues are ``locales/<lang>/LC_MESSAGES/messages.po`` (the source of truth, managed
-with ``pybabel extract/update``, see ``locales/README.md``). They are compiled **in memory** the
-first time a language is asked for (Babel's ``read_po`` + ``write_mo`` into a ``BytesIO``, then
-:class:`gettext.GNUTranslations`), so a fresh clone needs no compile step and no ``.mo`` file.
+with ``pybabel extract/update``, see ``locales/README.md``). ``locales`` is a data-only package:
+the ``.po`` files are package data, read through :mod:`importlib.resources`, so a source
+checkout, ``pip install -e .`` and an installed wheel all find them. They are compiled **in
+memory** the first time a language is asked for (Babel's ``read_po`` + ``write_mo`` into a
+``BytesIO``, then :class:`gettext.GNUTranslations`), so a fresh clone needs no compile step and
+no ``.mo`` file.
 
 Message ids are English; placeholders are named and filled with :meth:`str.format`::
 
@@ -20,8 +23,9 @@ from __future__ import annotations
 import gettext
 from dataclasses import dataclass
 from functools import cache
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from io import BytesIO
-from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -45,8 +49,9 @@ LANGUAGE_NAMES: dict[str, str] = {
 
 LANGUAGE_FLAGS: dict[str, str] = {"nl": "🇳🇱", "de": "🇩🇪", "fr": "🇫🇷", "en": "🇬🇧"}
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-"""Where the ``.po`` catalogues live (top level of the repository)."""
+LOCALES_DIR: Traversable = files("locales")
+"""Where the ``.po`` catalogues live: the ``locales`` package's data (the top-level
+``locales/`` directory of the repository, or its installed copy)."""
 
 DOMAIN = "messages"
 
@@ -130,12 +135,12 @@ def resolve_language(
     return normalize_language(default) or DEFAULT_LANGUAGE
 
 
-def po_path(language: str, locales_dir: Path = LOCALES_DIR) -> Path:
-    """The ``.po`` file of ``language``."""
+def po_path(language: str, locales_dir: Traversable = LOCALES_DIR) -> Traversable:
+    """The ``.po`` file of ``language`` (a path-like resource; open it with ``.open("rb")``)."""
     return locales_dir / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
-def compile_catalog(po_file: Path) -> gettext.GNUTranslations:
+def compile_catalog(po_file: Traversable) -> gettext.GNUTranslations:
     """Compile one ``.po`` file in memory (fuzzy entries are left out, as ``pybabel compile``
     does) and load it as a :class:`gettext.GNUTranslations`."""
     with po_file.open("rb") as f:

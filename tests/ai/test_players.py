@@ -86,7 +86,7 @@ def test_players_return_only_legal_actions(table: Settings, seed: int, steps: in
 def test_a_whole_round_of_computer_players_is_legal(table: Settings) -> None:
     """One round per preset with strong and basic partners: every action accepted."""
     game = GameState.new(table, 11)
-    players = [quick_strong(), BasicPlayer(), quick_strong(), BasicPlayer()]
+    players: list[Player] = [quick_strong(), BasicPlayer(), quick_strong(), BasicPlayer()]
     start = game.round_number
     n = 0
     while not game.is_over and game.round_number == start and n < 200:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ai import dd
-from engine.ai.knowledge import knowledge
+from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.strong import StrongPlayer, _utility
 from engine.cards import Team, iter_bits
 from engine.observe import observe
@@ -19,7 +19,7 @@ from engine.settings import Settings
 from tests.engine.helpers import random_game
 
 
-def _brute_worlds(k):  # type: ignore[no-untyped-def]
+def _brute_worlds(k: Knowledge) -> list[tuple[int, ...]]:
     """Every consistent deal, by brute force over the unknown cards."""
     others = k.others()
     cards = list(iter_bits(k.unknown))

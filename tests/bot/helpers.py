@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from bot.app import build_application
 from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
@@ -33,7 +35,7 @@ def make_app(
 ) -> KlaverjasApp:
     """The real bot application, pointed at the fake server and a database file."""
     config = BotConfig(
-        telegram_bot_token=api.token,
+        telegram_bot_token=SecretStr(api.token),
         telegram_api_base_url=api.base_url,
         database_path=str(db),
         turn_timeout_seconds=timeout,

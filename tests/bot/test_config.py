@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import annotated_types
 import pytest
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
 from bot.config import BotConfig
 from bot.i18n import LANGUAGES
@@ -54,12 +55,13 @@ def test_env_example_states_the_enforced_limits() -> None:
     assert all(lang in example["DEFAULT_LANGUAGE"][0] for lang in LANGUAGES)
     for level in ("strong", "basic", "random"):
         assert level in example["COMPUTER_LEVEL"][0]
-        assert BotConfig(telegram_bot_token=TOKEN, computer_level=level).computer_level == level
+        config = BotConfig(telegram_bot_token=SecretStr(TOKEN), computer_level=level)
+        assert config.computer_level == level
 
 
 def test_env_example_values_are_accepted() -> None:
-    values = {key.lower(): value for key, (_, value) in _example().items() if value}
-    config = BotConfig(**{**values, "telegram_bot_token": TOKEN})
+    values: dict[str, Any] = {key.lower(): v for key, (_, v) in _example().items() if v}
+    config = BotConfig(**{**values, "telegram_bot_token": TOKEN})  # strings, as from .env
     assert config.turn_timeout_seconds == int(values["turn_timeout_seconds"])
     assert config.computer_workers == int(values["computer_workers"])
 
@@ -69,5 +71,6 @@ def test_env_example_values_are_accepted() -> None:
     [("turn_timeout_seconds", 3601), ("turn_timeout_seconds", -1), ("computer_workers", 33)],
 )
 def test_values_beyond_the_documented_limits_are_refused(setting: str, value: int) -> None:
+    overrides: dict[str, Any] = {setting: value}
     with pytest.raises(ValidationError):
-        BotConfig(telegram_bot_token=TOKEN, **{setting: value})
+        BotConfig(telegram_bot_token=SecretStr(TOKEN), **overrides)

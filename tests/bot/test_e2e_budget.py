@@ -47,13 +47,13 @@ async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
             gate, held = asyncio.Event(), asyncio.Event()
 
             async def computers_then_wait(game_id: int, limit: int | None = None) -> Outcome:
-                out = await original(game_id, limit)
+                out: Outcome = await original(game_id, limit)
                 if out.changed and not gate.is_set():
                     held.set()
                     await gate.wait()
                 return out
 
-            service.run_computers = computers_then_wait  # type: ignore[method-assign]
+            service.run_computers = computers_then_wait
             rng = random.Random(1)
             while not held.is_set():
                 await api.wait_for(
@@ -70,7 +70,7 @@ async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
             confirm = await api.wait_for(lambda: _stop_confirmation(api, group.id), timeout=10)
             await (await anna.tap(confirm, by_action("stop:yes"))).wait_answered()
             last_word = await api.wait_for(
-                lambda: next((m for m in api.chat(group).messages if "⏹" in m.text), None),
+                lambda: next((m for m in api.chat(group).messages if "⏹" in m.body), None),
                 timeout=10,
             )
             sealed_at = len(api.calls)
@@ -79,7 +79,7 @@ async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
             await bot.settle(timeout=20)
             await asyncio.sleep(65 / fast.factor)  # a whole window: every deferred edit ran
             await bot.settle(timeout=20)
-        assert "⏹" in last_word.text and "👉" not in last_word.text
+        assert "⏹" in last_word.body and "👉" not in last_word.body
         assert not last_word.keyboard_rows()
         assert not [
             c

@@ -37,8 +37,8 @@ async def test_four_humans_play_a_full_boompje_in_a_group(
     assert all(len(r["tricks"]) == 8 for r in game["rounds"])
     assert taps >= 16 * 33
     final = fake_api.last_message(group)
-    assert "&lt;b&gt;Dirk" not in final.text  # shown as text, escaped once
-    assert "<b>Dirk & co</b>" in final.text or "Dirk" in final.text
+    assert "&lt;b&gt;Dirk" not in final.body  # shown as text, escaped once
+    assert "<b>Dirk & co</b>" in final.body or "Dirk" in final.body
     json.dumps(game)
     plays = sum(len(r["tricks"]) * 4 for r in game["rounds"])
     sends = fake_api.calls.filter("sendMessage", chat_id=group.id)

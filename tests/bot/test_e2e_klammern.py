@@ -32,11 +32,11 @@ async def open_klammern(
         await (await user.tap(lobby, by_action(action))).wait_answered()
         await bot.settle()
     for _ in range(4):
-        if "Klammern" in lobby.text:
+        if "Klammern" in lobby.body:
             break
         await (await user.tap(lobby, by_action("preset:next"))).wait_answered()
         await bot.settle()
-    assert "Klammern" in lobby.text and "tot 3 grote punten" in lobby.text
+    assert "Klammern" in lobby.body and "tot 3 grote punten" in lobby.body
     await (await user.tap(lobby, by_action("start"))).wait_answered()
     await bot.settle()
     return lobby
@@ -123,12 +123,12 @@ async def test_one_human_and_three_computers_play_klammern_to_the_target(
     assert any(r["bella"] == 0 for r in game["rounds"])
     assert taps > 8 * len(game["rounds"])
     final = fake_api.last_message(group)
-    assert "Het spel is uit!" in final.text and "tot 3 grote punten" in final.text
-    assert "Grote punten" in final.text and "●" in final.text
-    redeals = [m for m in group.bot_messages if "deelt opnieuw" in m.text]
+    assert "Het spel is uit!" in final.body and "tot 3 grote punten" in final.body
+    assert "Grote punten" in final.body and "●" in final.body
+    redeals = [m for m in group.bot_messages if "deelt opnieuw" in m.body]
     assert len(redeals) == len(game["voided"])  # "the same dealer deals again" (§9.3)
     winner = "Anna" if game["winner"] == "NS" else "Computer"
-    assert winner in final.text.split("🏆", 1)[1]
+    assert winner in final.body.split("🏆", 1)[1]
 
 
 async def test_a_human_defender_calls_contra_while_the_computers_wait(
@@ -146,7 +146,7 @@ async def test_a_human_defender_calls_contra_while_the_computers_wait(
             buttons = active_buttons(message)
             actions = {a for _, a in buttons}
             table = fake_api.last_message(group)
-            if {"contra", "pass"} <= actions and "Wachten op Anna: contra of niet?" in table.text:
+            if {"contra", "pass"} <= actions and "Wachten op Anna: contra of niet?" in table.body:
                 break
             action = human.choose(buttons)
             assert action is not None
@@ -155,16 +155,16 @@ async def test_a_human_defender_calls_contra_while_the_computers_wait(
         else:
             raise AssertionError("the computers never waited for Anna's contra")
         # The first trick is complete and the second has not begun.
-        assert "Slag 1 →" in table.text and "Slag 2" not in table.text
-        assert "De volgende kaart wacht op jou: contra of geen contra?" in message.text
-        assert not [a for _, a in buttons if a.startswith("play:")] or "👉 Jij" not in message.text
+        assert "Slag 1 →" in table.body and "Slag 2" not in table.body
+        assert "De volgende kaart wacht op jou: contra of geen contra?" in message.body
+        assert not [a for _, a in buttons if a.startswith("play:")] or "👉 Jij" not in message.body
         tap = await anna.tap(message, by_action("contra"))
         await tap.wait_answered()
         await bot.settle()
         assert not tap.show_alert
         after = fake_api.last_message(group)
-        assert "⚔️ Contra van Anna" in after.text, after.text
-        assert "Wachten op Anna" not in after.text
+        assert "⚔️ Contra van Anna" in after.body, after.body
+        assert "Wachten op Anna" not in after.body
     fake_api.assert_callbacks_answered_once()
     (game,) = await export(str(db))
     assert "0:contra" in game["actions"]
@@ -188,19 +188,19 @@ async def test_a_deal_everybody_passes_is_shown_and_dealt_again_by_the_same_deal
         for seat, user in enumerate(users):
             await (await user.tap(lobby, by_action(f"sit:{seat}"))).wait_answered()
             await bot.settle()
-        while "Klammern" not in lobby.text:
+        while "Klammern" not in lobby.body:
             await (await users[0].tap(lobby, by_action("preset:next"))).wait_answered()
             await bot.settle()
         await (await users[0].tap(lobby, by_action("start"))).wait_answered()
         await bot.settle()
-        dealer = fake_api.last_message(group).text.split("Deler: ", 1)[1].split("\n", 1)[0]
+        dealer = fake_api.last_message(group).body.split("Deler: ", 1)[1].split("\n", 1)[0]
         for _ in range(8):  # nobody accepts, nobody calls a kleintje
             user = next(u for u in users if ("pass" in {a for _, a in _buttons(u)}))
             message = hand_message(user)
             assert message is not None
             await (await user.tap(message, by_action("pass"))).wait_answered()
             await bot.settle()
-        texts = [m.text for m in group.bot_messages if not m.deleted]
+        texts = [m.body for m in group.bot_messages if not m.deleted]
     fake_api.assert_callbacks_answered_once()
     assert f"🔁 Niemand wilde spelen: {dealer} deelt opnieuw." in texts
     table = texts[-1]

@@ -44,8 +44,8 @@ async def test_a_full_game_reads_in_the_chats_language(
     finally:
         await repo.close()
     assert game.status is GameStatus.FINISHED
-    texts = [m.text for m in fake_api.chat(group).all_messages if m.from_bot]
-    texts += [m.text for m in player.private_chat.all_messages if m.from_bot]
+    texts = [m.body for m in fake_api.chat(group).all_messages if m.from_bot]
+    texts += [m.body for m in player.private_chat.all_messages if m.from_bot]
     texts += [
         label
         for chat in (fake_api.chat(group), player.private_chat)
@@ -81,7 +81,7 @@ async def test_command_with_the_bots_name_and_two_tables_give_two_labelled_hands
             for m in kim.private_chat.all_messages
             if m.from_bot and not m.deleted and m.keyboard_rows()
         ]
-    titles = {m.text.splitlines()[0] for m in hands}
+    titles = {m.body.splitlines()[0] for m in hands}
     assert any("Eerste tafel" in t for t in titles)
     assert any("Tweede tafel" in t for t in titles)
     assert hand_message(kim) is not None

@@ -39,25 +39,25 @@ async def test_hand_over_take_back_and_timeout_are_one_line_on_the_table(
         assert confirm is not None
         await (await bert.tap(confirm, by_action("handover:yes"))).wait_answered()
         await bot.settle()
-        assert "Bert heeft de plaats" in table.text.splitlines()[-1]
+        assert "Bert heeft de plaats" in table.body.splitlines()[-1]
         offer = next(
             m for m in reversed(bert.private_chat.messages) if any(map(_reclaim, m.buttons))
         )
         await (await bert.tap(offer, _reclaim)).wait_answered()
         await bot.settle()
-        assert "Bert is terug" in table.text.splitlines()[-1]
-        assert "Bert heeft de plaats" not in table.text
+        assert "Bert is terug" in table.body.splitlines()[-1]
+        assert "Bert heeft de plaats" not in table.body
         assert _group_sends(fake_api, group) == sends
         # Nobody acts: the waiting player is reminded, then the computer plays for them.
         waiting = next(u for u in (anna, bert) if (m := hand_message(u)) and active_buttons(m))
         reminder = await fake_api.wait_for(
-            lambda: next((m for m in waiting.private_chat.messages if "⏰" in m.text), None),
+            lambda: next((m for m in waiting.private_chat.messages if "⏰" in m.body), None),
             timeout=10,
         )
-        await fake_api.wait_for(lambda: "De tijd is om" in table.text, timeout=10)
+        await fake_api.wait_for(lambda: "De tijd is om" in table.body, timeout=10)
         await bot.settle()
-        assert "De tijd is om" in table.text.splitlines()[-1]
-        assert "Bert is terug" not in table.text
+        assert "De tijd is om" in table.body.splitlines()[-1]
+        assert "Bert is terug" not in table.body
         assert reminder.deleted
         assert _group_sends(fake_api, group) == sends
 
@@ -83,14 +83,15 @@ async def test_a_reader_without_telegram_language_reads_the_groups_language(
             await bot.settle()
         await (await anna.tap(lobby, by_action("start"))).wait_answered()
         await bot.settle()
-        hand = await fake_api.wait_for(
-            lambda: (m := hand_message(anna)) is not None and active_buttons(m) and m,
-            timeout=10,
+        await fake_api.wait_for(
+            lambda: (m := hand_message(anna)) is not None and bool(active_buttons(m)), timeout=10
         )
+        hand = hand_message(anna)
+        assert hand is not None
         assert any("Computer für mich spielen lassen" in b.text for b in hand.buttons)
         reminder = await fake_api.wait_for(
-            lambda: next((m for m in anna.private_chat.messages if "⏰" in m.text), None),
+            lambda: next((m for m in anna.private_chat.messages if "⏰" in m.body), None),
             timeout=10,
         )
-        assert "du bist am Zug" in reminder.text
+        assert "du bist am Zug" in reminder.body
         await bot.settle(timeout=10)

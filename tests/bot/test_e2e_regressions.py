@@ -30,7 +30,7 @@ async def test_four_players_rushing_to_their_seats_are_all_seated(
         for tap in taps:
             await tap.wait_answered()
     assert not any(t.show_alert for t in taps), [t.text for t in taps]
-    assert all(u.first_name in lobby.text for u in users)
+    assert all(u.first_name in lobby.body for u in users)
 
 
 async def test_three_klaverjas_at_once_open_one_table_and_answer_everybody(
@@ -69,7 +69,7 @@ async def test_a_blocked_player_is_warned_once_and_gets_the_cards_back_with_star
             if not await play_turn([anna, bert], rng):
                 break
             await bot.settle()
-        warnings = [m for m in fake_api.chat(group).bot_messages if m.text.startswith("🔒")]
+        warnings = [m for m in fake_api.chat(group).bot_messages if m.body.startswith("🔒")]
         assert len(warnings) == 1
         bert.unblock_bot()
         await bert.start_bot()  # the plain "Restart bot" button
@@ -129,7 +129,7 @@ async def test_the_turn_timer_keeps_running_after_someone_hands_over(
         await bot.settle()
         await fake_api.wait_for(
             lambda: any(
-                "De tijd is om" in m.text and waiting.first_name in m.text
+                "De tijd is om" in m.body and waiting.first_name in m.body
                 for m in fake_api.chat(group).bot_messages
             ),
             timeout=8,

@@ -126,11 +126,11 @@ async def test_user_who_never_started_the_bot_gets_a_deep_link_and_is_seated(
         payload = url.split("start=", 1)[1]
         await newbie.start_bot(payload)
         await bot.settle()
-        assert "Nina" in fake_api.last_message(group).text or "Nina" in lobby.text
+        assert "Nina" in fake_api.last_message(group).body or "Nina" in lobby.body
         private = [m.text for m in newbie.private_chat.bot_messages]
     fake_api.assert_callbacks_answered_once()
     assert private, "the newcomer gets a confirmation in private"
-    assert "Nina" in lobby.text
+    assert "Nina" in lobby.body
 
 
 async def test_restart_in_the_middle_of_a_round_continues_the_game(

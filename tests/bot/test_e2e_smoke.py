@@ -24,5 +24,5 @@ async def test_solo_game_in_private_chat_starts_and_plays(
                 break
             await bot.settle()
     fake_api.assert_callbacks_answered_once()
-    texts = [m.text for m in anna.private_chat.bot_messages]
+    texts = [m.body for m in anna.private_chat.bot_messages]
     assert any("Slag" in t or "slag" in t for t in texts), texts[-3:]

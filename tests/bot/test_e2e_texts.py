@@ -16,7 +16,7 @@ DEEP = re.compile(r"start=(h\d+)")
 
 
 def _bot_texts(chat: FakeChat) -> list[str]:
-    return [m.text for m in chat.all_messages if m.from_bot and not m.deleted]
+    return [m.body for m in chat.all_messages if m.from_bot and not m.deleted]
 
 
 def _deep_link(message: FakeMessage) -> str:
@@ -154,10 +154,10 @@ async def test_a_stopped_game_shows_the_score_and_no_winner(
         await _open(fake_api, bot, group, anna, "/klaverjas")
         await _play_rounds(bot, anna, group, 2)
         await _stop(fake_api, bot, group, anna)
-        final = fake_api.last_message(group).text
+        final = fake_api.last_message(group).body
         await anna.send(group, "/score")
         await bot.settle()
-        score = fake_api.last_message(group).text
+        score = fake_api.last_message(group).body
     for text in (final, score):
         assert "🏆" not in text and "wint" not in text and "winnen" not in text
         assert "gestopt na ronde 2 van 16" in text
@@ -173,7 +173,7 @@ async def test_a_stopped_klammern_game_shows_the_score_and_no_winner(
         await _open(fake_api, bot, group, anna, "/klaverjas klammern")
         await _play_rounds(bot, anna, group, 1)
         await _stop(fake_api, bot, group, anna)
-        final = fake_api.last_message(group).text
+        final = fake_api.last_message(group).body
     assert "🏆" not in final and "gewinnen" not in final
     assert "nach Runde 1" in final and "kein Sieger" in final
     assert "Kleine Punkte" in final  # the standing at that moment
@@ -194,8 +194,8 @@ async def test_the_group_sheet_has_team_labels_and_a_legend(
         await anna.send(group, "/help")
         await bot.settle()
         messages = fake_api.chat(group).bot_messages[-2:]
-    sheet = next(m.text for m in messages if "Σ" in m.text)
-    help_text = next(m.text for m in messages if "/help —" in m.text)
+    sheet = next(m.body for m in messages if "Σ" in m.body)
+    help_text = next(m.body for m in messages if "/help —" in m.body)
     head = sheet.split("📋")[-1].splitlines()
     table = [line for line in head if line.lstrip().startswith("#")]
     assert table and table[0].split() == ["#", "N–Z", "O–W"]

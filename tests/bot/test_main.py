@@ -76,7 +76,7 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
         lobby = await fake_api.wait_for(
             lambda: fake_api.chat(group).last_message(from_bot=True), timeout=15
         )
-        assert "Tisch" in lobby.text  # German, the DEFAULT_LANGUAGE from the environment
+        assert "Tisch" in lobby.body  # German, the DEFAULT_LANGUAGE from the environment
     finally:
         proc.send_signal(signal.SIGINT)
         _, stderr = await asyncio.wait_for(proc.communicate(), timeout=20)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from engine.actions import Action
-from engine.cards import CARDS, SEATS, Seat, Suit, iter_bits, parse_cards
+from engine.actions import Action, PlayCard
+from engine.cards import CARDS, SEATS, Card, Seat, Suit, iter_bits, parse_cards
 from engine.deal import Deal
 from engine.game import GameState
 from engine.round import Phase, RoundState
+from engine.rules import RoundScore
 from engine.settings import Settings
 
 
@@ -24,6 +26,22 @@ def round_from(settings: Settings, deal: Deal, number: int = 2) -> RoundState:
     """A round started on ``deal``."""
     state, _ = RoundState.start(settings, number, deal)
     return state
+
+
+def played_cards(actions: Iterable[Action]) -> list[Card]:
+    """The cards of card plays, in order; fails if an action is not a :class:`PlayCard`."""
+    cards = []
+    for action in actions:
+        assert isinstance(action, PlayCard), action
+        cards.append(action.card)
+    return cards
+
+
+def klaverjas_result(state: RoundState) -> RoundScore:
+    """The result of a scored klaverjas round (not Klammern: that one has no roem/pit)."""
+    result = state.result
+    assert isinstance(result, RoundScore), result
+    return result
 
 
 def apply_all(state: RoundState, actions: list[Action]) -> RoundState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -14,6 +15,7 @@ from engine.errors import IllegalAction, Reason
 from engine.events import (
     BigPointsWon,
     ContraCalled,
+    Event,
     GameOver,
     KlammernRoundScored,
     Passed,
@@ -270,7 +272,7 @@ def test_9_9_klammern_has_no_rounds_limit() -> None:
 def test_9_9_events_at_the_end_of_a_round_and_of_the_game() -> None:
     game = GameState.new(Settings.from_preset("klammern", target_big_points=1), 12)
     rng = random.Random(12)
-    seen: list = []
+    seen: list[Event] = []
     while not game.is_over:
         legal = game.legal_actions()
         game, events = game.apply(legal[rng.randrange(len(legal))])
@@ -463,7 +465,7 @@ def test_action_notation_of_klammern_moves_round_trips() -> None:
         ),
     ],
 )
-def test_oracle_answers_more_klammern_cases(case: dict, expected: dict) -> None:
+def test_oracle_answers_more_klammern_cases(case: dict[str, Any], expected: dict[str, Any]) -> None:
     out = answer({"id": "x", "settings": {"preset": "klammern"}, **case})
     assert "actual" in out, out
     for key, value in expected.items():

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.actions import Accept, Action, Bella, Beter, Choose, Declare, Kleintje, Pass, PlayCard
-from engine.cards import Seat, Suit, Team, card, mask_of, parse_cards
+from engine.cards import Card, Seat, Suit, Team, card, mask_of, parse_cards
 from engine.deal import deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -18,6 +18,7 @@ from engine.events import (
     DealVoided,
     DeclarationsCompared,
     Declared,
+    Event,
     KleintjeCalled,
     RoundDealt,
     TrumpChosen,
@@ -52,7 +53,7 @@ KL_HANDS = [
 ]
 
 
-def cards(text: str) -> tuple:
+def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text.split())
 
 
@@ -63,7 +64,9 @@ def kround(settings: Settings = KLAMMERN, bids: tuple[Action, ...] = (Accept(N),
 
 def play(state: RoundState, *texts: str) -> RoundState:
     for t in texts:
-        state, _ = state.apply(PlayCard(state.to_act, card(t)))
+        seat = state.to_act
+        assert seat is not None
+        state, _ = state.apply(PlayCard(seat, card(t)))
     return state
 
 
@@ -143,7 +146,7 @@ def test_9_3_all_pass_twice_voids_the_deal_and_the_same_dealer_deals_again() -> 
     first = game.current
     assert first is not None
     fh = first.forehand
-    events: list = []
+    events: list[Event] = []
     for i in range(8):
         game, ev = game.apply(Pass(Seat((fh + i) % 4)))
         events += ev

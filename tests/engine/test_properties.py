@@ -19,7 +19,7 @@ from engine.round import Phase, RoundState
 from engine.rules import TOTAL_CARD_POINTS
 from engine.settings import KLAVERJAS_PRESETS, Settings, TrumpSelection
 
-from .helpers import random_game, swap_unseen_cards
+from .helpers import klaverjas_result, random_game, swap_unseen_cards
 
 presets = st.sampled_from(KLAVERJAS_PRESETS)
 all_settings = st.sampled_from(
@@ -114,8 +114,7 @@ def test_nat_round_gives_defenders_162_plus_all_roem(preset: str, seed: int) -> 
             legal = state.legal_actions()
             claims = [a for a in legal if isinstance(a, ClaimRoem)]
             state, _ = state.apply(claims[0] if claims else legal[rng.randrange(len(legal))])
-        r = state.result
-        assert r is not None
+        r = klaverjas_result(state)
         p, d = r.playing_team, r.playing_team.other
         if r.nat:
             assert r.score[p] == 0

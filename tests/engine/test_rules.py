@@ -22,11 +22,18 @@ from engine.deal import deal
 from engine.errors import IllegalAction, NotationError, Reason, SettingsError
 from engine.events import RoemClaimed, RoemLost, SuitTurned, TrickWon, TrumpChosen
 from engine.game import GameState
-from engine.round import Phase, Trick
+from engine.round import Phase, RoundState, Trick
 from engine.rules import TOTAL_CARD_POINTS, mask_points, roem
 from engine.settings import PRESETS, FirstLead, PlayRule, RoemMode, Settings, TrumpSelection
 
-from .helpers import apply_all, fixed_deal, random_game, round_from
+from .helpers import (
+    apply_all,
+    fixed_deal,
+    klaverjas_result,
+    played_cards,
+    random_game,
+    round_from,
+)
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 H, SP, D, C = Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS
@@ -40,17 +47,21 @@ HANDS = [
 ]
 
 
-def _round(settings: Settings | None = None, hands: list[str] = HANDS, dealer: int = 3):
+def _round(
+    settings: Settings | None = None, hands: list[str] = HANDS, dealer: int = 3
+) -> RoundState:
     return round_from(settings or Settings(), fixed_deal(dealer, hands))
 
 
-def _play(state, *cards: str):
+def _play(state: RoundState, *cards: str) -> RoundState:
     for c in cards:
-        state, _ = state.apply(PlayCard(state.to_act, card(c)))
+        seat = state.to_act
+        assert seat is not None
+        state, _ = state.apply(PlayCard(seat, card(c)))
     return state
 
 
-def _refusal(state, seat: Seat, c: str) -> IllegalAction:
+def _refusal(state: RoundState, seat: Seat, c: str) -> IllegalAction:
     with pytest.raises(IllegalAction) as info:
         state.apply(PlayCard(seat, card(c)))
     return info.value
@@ -208,12 +219,12 @@ def test_4_2_trump_led_must_overtrump_also_over_partner() -> None:
     state = _play(apply_all(_round(hands=hands), [Choose(N, H)]), "KH", "7H")
     exc = _refusal(state, S, "8H")
     assert exc.reason is Reason.MUST_OVERTRUMP and exc.details["winning"] == "KH"
-    assert [str(a.card) for a in state.legal_actions()] == ["AH"]
+    assert [str(c) for c in played_cards(state.legal_actions())] == ["AH"]
 
 
 def test_4_2_any_card_may_be_led() -> None:
     state = apply_all(_round(), [Choose(N, C)])
-    assert {a.card for a in state.legal_actions()} == set(cards_of(state.hands[N]))
+    assert set(played_cards(state.legal_actions())) == set(cards_of(state.hands[N]))
 
 
 def test_4_3_rotterdam_must_undertrump_4_4_amsterdam_may_not() -> None:
@@ -227,7 +238,7 @@ def test_4_3_rotterdam_must_undertrump_4_4_amsterdam_may_not() -> None:
     for rule, legal in (("rotterdam", {"8H", "7H"}), ("amsterdam", clubs)):
         state = round_from(Settings.from_preset(rule), fixed_deal(3, hands))
         state = _play(apply_all(state, [Choose(N, H)]), "AS", "JH")
-        assert {str(a.card) for a in state.legal_actions()} == legal, rule
+        assert {str(c) for c in played_cards(state.legal_actions())} == legal, rule
         if rule == "amsterdam":
             assert _refusal(state, S, "8H").reason is Reason.MAY_NOT_UNDERTRUMP
         else:
@@ -243,10 +254,10 @@ def test_4_4_amsterdam_void_partner_winning_with_plain_card_may_play_anything() 
     ]
     state = round_from(Settings.from_preset("amsterdam"), fixed_deal(3, hands))
     state = _play(apply_all(state, [Choose(N, H)]), "AS", "7S")
-    assert {a.card for a in state.legal_actions()} == set(cards_of(state.hands[S]))
+    assert set(played_cards(state.legal_actions())) == set(cards_of(state.hands[S]))
     rot = round_from(Settings.from_preset("rotterdam"), fixed_deal(3, hands))
     rot = _play(apply_all(rot, [Choose(N, H)]), "AS", "7S")
-    assert {str(a.card) for a in rot.legal_actions()} == {"8H", "7H"}
+    assert {str(c) for c in played_cards(rot.legal_actions())} == {"8H", "7H"}
     assert _refusal(rot, S, "AC").reason is Reason.MUST_TRUMP
 
 
@@ -291,7 +302,7 @@ CLAIM_HANDS = [
 ]
 
 
-def _claim_round():
+def _claim_round() -> RoundState:
     """Klassiek rules: hearts turned and accepted by North, who leads (maker, §3.4)."""
     state = round_from(Settings.from_preset("klassiek"), fixed_deal(3, CLAIM_HANDS, (H, SP)))
     return apply_all(state, [Accept(N)])
@@ -332,7 +343,7 @@ def test_5_5_unclaimed_roem_is_lost_when_the_next_card_is_played() -> None:
     assert info.value.reason is Reason.NO_ROEM_TO_CLAIM
 
 
-def _before_last_trick():
+def _before_last_trick() -> RoundState:
     """Claim-mode round with 7 tricks played and JD, QD, KD, 7S left (North leads)."""
     state = _claim_round()
     last = [card(x) for x in ("JD", "QD", "KD", "7S")]
@@ -361,8 +372,8 @@ def test_5_5_last_trick_roem_window_before_scoring() -> None:
     skipped, events = state.apply(Pass(S))
     assert claimed.phase is Phase.SCORED and skipped.phase is Phase.SCORED
     assert events[0] == RoemLost(8, 20)
-    assert claimed.result is not None and skipped.result is not None
-    assert claimed.result.roem[Team.NS] == 20 and skipped.result.roem[Team.NS] == 0
+    assert klaverjas_result(claimed).roem[Team.NS] == 20
+    assert klaverjas_result(skipped).roem[Team.NS] == 0
 
 
 def test_5_5_last_trick_roem_belongs_to_its_winners_only() -> None:
@@ -373,7 +384,7 @@ def test_5_5_last_trick_roem_belongs_to_its_winners_only() -> None:
     assert state.legal_actions(E) == (ClaimRoem(E),)
     assert state.legal_actions(N) == ()
     scored, _ = state.apply(ClaimRoem(E))
-    assert scored.result is not None and scored.result.roem[Team.EW] == 20
+    assert klaverjas_result(scored).roem[Team.EW] == 20
 
 
 def test_5_5_auto_mode_counts_roem_without_claims() -> None:
@@ -420,7 +431,7 @@ def test_7_preset_table() -> None:
         ({"trump_selection": "klammern"}, "play_rule"),
     ],
 )
-def test_7_invalid_settings_raise_naming_the_setting(data: dict, name: str) -> None:
+def test_7_invalid_settings_raise_naming_the_setting(data: dict[str, object], name: str) -> None:
     with pytest.raises(SettingsError) as info:
         Settings.from_dict(data)
     assert info.value.setting == name

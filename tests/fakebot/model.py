@@ -117,6 +117,11 @@ class FakeMessage:
         return self.from_user is not None and self.from_user.is_bot
 
     @property
+    def body(self) -> str:
+        """``text`` as a ``str``: "" for a message without text (a photo). For assertions."""
+        return self.text or ""
+
+    @property
     def edited(self) -> bool:
         """True once the message has been edited."""
         return self.edit_date is not None

@@ -21,6 +21,7 @@ from engine.cards import CARDS, SEATS, Card, Seat
 from engine.game import GameState
 from engine.observe import observe
 from engine.round import Phase
+from engine.rules import RoundScore
 from tests.render.helpers import (
     HOSTILE,
     PLAYERS,
@@ -213,6 +214,7 @@ def test_round_summaries_mark_nat_and_pit_in_words(lang: str) -> None:
     for row in game.sheet():
         text = round_summary(row, PLAYERS, tr, totals=game.totals())
         check_text(text, lang)
+        assert isinstance(row.result, RoundScore)  # klassiek, not Klammern
         assert (nat_word in text) == row.result.nat
         assert (pit_word in text) == (row.result.pit is not None)
 

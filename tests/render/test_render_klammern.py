@@ -20,7 +20,7 @@ from bot.render.reasons import _EXPLAINERS, ALERT_LIMIT, explain
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
 from engine.actions import Bella, Contra, Declare, Pass, PlayCard, Re
-from engine.cards import SEATS, Seat
+from engine.cards import SEATS, Seat, Team
 from engine.errors import IllegalAction, Reason
 from engine.events import Event
 from engine.game import GameState
@@ -227,7 +227,7 @@ def test_klammern_sheet_and_summaries_show_small_and_big_points(lang: str) -> No
     assert "🏆" in over and f"{max(big.values())}" in visible_text(over)
 
 
-def _order(viewer: Seat | None) -> tuple[object, ...]:
+def _order(viewer: Seat | None) -> tuple[Team, ...]:
     from engine.cards import TEAMS
 
     return (viewer.team, viewer.team.other) if viewer is not None else TEAMS
