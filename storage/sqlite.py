@@ -14,6 +14,7 @@ import asyncio
 import os
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -51,6 +52,10 @@ MIN_SQLITE = (3, 35, 0)
 """``RETURNING`` needs SQLite 3.35."""
 
 
+ROW_CACHE = 10_000
+"""Users and chats whose rows the repository keeps in memory (the most recently used)."""
+
+
 class SqliteRepository:
     """:class:`~storage.repository.Repository` on one SQLite database file (or ``":memory:"``).
 
@@ -63,6 +68,13 @@ class SqliteRepository:
         self._conn: aiosqlite.Connection | None = conn
         self._lock = asyncio.Lock()
         self._schema_version = version
+        self.transactions = 0
+        """Transactions begun so far (read and write), for benchmarks."""
+        self._users: OrderedDict[int, User] = OrderedDict()
+        self._game_rows: OrderedDict[int, Game] = OrderedDict()
+        """Game rows (without actions) as this process last read or wrote them."""
+        self._chats: OrderedDict[int, Chat | None] = OrderedDict()
+        """Known chat rows; None: the chat has no row (a private chat never configured)."""
 
     @classmethod
     async def open(
@@ -151,6 +163,7 @@ class SqliteRepository:
             if conn is None:
                 raise RuntimeError("the repository is closed")
             try:
+                self.transactions += 1
                 await conn.execute(begin)
                 yield Tx(conn)
                 await conn.commit()
@@ -167,13 +180,41 @@ class SqliteRepository:
     def _write(self) -> AbstractAsyncContextManager[Tx]:
         return self._transaction("BEGIN IMMEDIATE")
 
+    @asynccontextmanager
+    async def _write_game(self, game_id: int) -> AsyncIterator[Tx]:
+        """A write transaction on one game that leaves the game's new row in memory (read in
+        the same transaction), so the next :meth:`get_game` costs no transaction. A failed
+        write (e.g. ``StaleVersion``: another process wrote first) forgets the row."""
+        self._game_rows.pop(game_id, None)
+        async with self._write() as tx:
+            yield tx
+            found = await load_games(tx, "g.game_id = ?", (game_id,), with_actions=False)
+        if found:
+            self._known_game(found[0])
+
+    def _known_game(self, game: Game) -> Game:
+        """Remember a game's row (without actions)."""
+        self._game_rows[game.game_id] = game
+        self._game_rows.move_to_end(game.game_id)
+        while len(self._game_rows) > ROW_CACHE:
+            self._game_rows.popitem(last=False)
+        return game
+
     # -- users --------------------------------------------------------------------------------
 
     async def upsert_user(
         self, user_id: int, display_name: str, telegram_language: str | None, *, now: float
     ) -> User:
-        """See :meth:`Repository.upsert_user`."""
+        """See :meth:`Repository.upsert_user`. Writes nothing when the user's row already
+        says so (every update touches its user: issue 9 wants few transactions per tap)."""
         check_int64(user_id, "user_id")
+        known = self._users.get(user_id)
+        if (
+            known is not None
+            and known.display_name == display_name
+            and known.telegram_language == telegram_language
+        ):
+            return known
         async with self._write() as tx:
             row = await tx.one(
                 "INSERT INTO users (user_id, display_name, telegram_language, updated_at) "
@@ -184,24 +225,48 @@ class SqliteRepository:
                 (user_id, display_name, telegram_language, now),
             )
         assert row is not None
-        return user_from(row)
+        return self._known_user(user_from(row))
+
+    def _known_user(self, user: User) -> User:
+        """Remember a user's row as this process last read or wrote it. Users and chats are
+        written by this process only (the admin tool only reads), so the copy stays true."""
+        self._users[user.user_id] = user
+        self._users.move_to_end(user.user_id)
+        while len(self._users) > ROW_CACHE:
+            self._users.popitem(last=False)
+        return user
+
+    def _known_chat(self, chat_id: int, chat: Chat | None) -> Chat | None:
+        """Remember a chat's row, or that it has none (see :meth:`_known_user`)."""
+        self._chats[chat_id] = chat
+        self._chats.move_to_end(chat_id)
+        while len(self._chats) > ROW_CACHE:
+            self._chats.popitem(last=False)
+        return chat
 
     async def get_user(self, user_id: int) -> User | None:
-        """See :meth:`Repository.get_user`."""
+        """See :meth:`Repository.get_user` (served from memory once read)."""
+        known = self._users.get(user_id)
+        if known is not None:
+            return known
         async with self._read() as tx:
             row = await tx.one("SELECT * FROM users WHERE user_id = ?", (user_id,))
-        return user_from(row) if row is not None else None
+        return self._known_user(user_from(row)) if row is not None else None
 
     async def get_users(self, user_ids: Iterable[int]) -> dict[int, User]:
         """See :meth:`Repository.get_users`."""
-        ids = sorted(set(user_ids))
+        wanted = set(user_ids)
+        found = {uid: self._users[uid] for uid in wanted if uid in self._users}
+        ids = sorted(wanted - found.keys())
         if not ids:
-            return {}
+            return found
         async with self._read() as tx:
             rows = await tx.all(
                 f"SELECT * FROM users WHERE user_id IN ({placeholders(len(ids))})", ids
             )
-        return {user.user_id: user for user in map(user_from, rows)}
+        for user in map(user_from, rows):
+            found[user.user_id] = self._known_user(user)
+        return found
 
     async def set_user_language(self, user_id: int, language: str | None, *, now: float) -> User:
         """See :meth:`Repository.set_user_language`."""
@@ -219,15 +284,18 @@ class SqliteRepository:
             )
         if row is None:
             raise NotFound("user", user_id)
-        return user_from(row)
+        return self._known_user(user_from(row))
 
     # -- chats --------------------------------------------------------------------------------
 
     async def upsert_chat(
         self, chat_id: int, chat_type: str, title: str | None, *, now: float
     ) -> Chat:
-        """See :meth:`Repository.upsert_chat`."""
+        """See :meth:`Repository.upsert_chat` (writes nothing when the row already says so)."""
         check_int64(chat_id, "chat_id")
+        known = self._chats.get(chat_id)
+        if known is not None and known.chat_type == chat_type and known.title == title:
+            return known
         async with self._write() as tx:
             row = await tx.one(
                 "INSERT INTO chats (chat_id, chat_type, title, updated_at) VALUES (?, ?, ?, ?) "
@@ -236,13 +304,17 @@ class SqliteRepository:
                 (chat_id, chat_type, title, now),
             )
         assert row is not None
-        return chat_from(row)
+        chat = chat_from(row)
+        self._known_chat(chat_id, chat)
+        return chat
 
     async def get_chat(self, chat_id: int) -> Chat | None:
-        """See :meth:`Repository.get_chat`."""
+        """See :meth:`Repository.get_chat` (served from memory once read)."""
+        if chat_id in self._chats:
+            return self._chats[chat_id]
         async with self._read() as tx:
             row = await tx.one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
-        return chat_from(row) if row is not None else None
+        return self._known_chat(chat_id, chat_from(row) if row is not None else None)
 
     async def set_chat_language(self, chat_id: int, language: str | None, *, now: float) -> Chat:
         """See :meth:`Repository.set_chat_language`."""
@@ -263,14 +335,23 @@ class SqliteRepository:
             )
         if row is None:
             raise NotFound("chat", chat_id)
-        return chat_from(row)
+        chat = chat_from(row)
+        self._known_chat(chat_id, chat)
+        return chat
 
     async def migrate_chat(
         self, old_chat_id: int, new_chat_id: int, *, now: float
     ) -> ChatMigration:
         """See :meth:`Repository.migrate_chat`."""
-        async with self._write() as tx:
-            return await games.migrate_chat(tx, old_chat_id, new_chat_id, now=now)
+        self._game_rows.clear()
+        self._chats.pop(old_chat_id, None)
+        self._chats.pop(new_chat_id, None)
+        try:
+            async with self._write() as tx:
+                return await games.migrate_chat(tx, old_chat_id, new_chat_id, now=now)
+        finally:
+            self._chats.pop(old_chat_id, None)
+            self._chats.pop(new_chat_id, None)
 
     # -- games: writes ------------------------------------------------------------------------
 
@@ -300,21 +381,21 @@ class SqliteRepository:
         now: float,
     ) -> int:
         """See :meth:`Repository.set_seats`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             return await games.set_seats(tx, game_id, expected_version, seats, now=now)
 
     async def set_settings(
         self, game_id: int, expected_version: int, settings: str, *, now: float
     ) -> int:
         """See :meth:`Repository.set_settings`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             return await games.set_settings(tx, game_id, expected_version, settings, now=now)
 
     async def set_game_language(
         self, game_id: int, expected_version: int, language: str | None, *, now: float
     ) -> int:
         """See :meth:`Repository.set_game_language`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             return await games.set_game_language(tx, game_id, expected_version, language, now=now)
 
     async def append_actions(
@@ -329,7 +410,7 @@ class SqliteRepository:
         now: float,
     ) -> int:
         """See :meth:`Repository.append_actions`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             return await games.append_actions(
                 tx,
                 game_id,
@@ -345,7 +426,7 @@ class SqliteRepository:
         self, game_id: int, message_id: int | None, *, expected_version: int | None
     ) -> None:
         """See :meth:`Repository.set_table_message`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             await games.set_table_message(
                 tx, game_id, message_id, expected_version=expected_version
             )
@@ -359,14 +440,14 @@ class SqliteRepository:
         expected_version: int | None,
     ) -> None:
         """See :meth:`Repository.set_hand_message`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             await games.set_hand_message(
                 tx, game_id, seat, message, expected_version=expected_version
             )
 
     async def mark_reminded(self, game_id: int, expected_version: int) -> None:
         """See :meth:`Repository.mark_reminded`."""
-        async with self._write() as tx:
+        async with self._write_game(game_id) as tx:
             await games.mark_reminded(tx, game_id, expected_version)
 
     # -- games: queries -----------------------------------------------------------------------
@@ -383,8 +464,14 @@ class SqliteRepository:
             return await load_games(tx, where, params, with_actions=with_actions, order_by=order_by)
 
     async def get_game(self, game_id: int, *, with_actions: bool = False) -> Game | None:
-        """See :meth:`Repository.get_game`."""
+        """See :meth:`Repository.get_game`. Without actions, a row this process read or
+        wrote before is served from memory: the bot is the only writer of its games (a
+        second writer's change is noticed by the version check of the next write)."""
+        if not with_actions and game_id in self._game_rows:
+            return self._game_rows[game_id]
         found = await self._games("g.game_id = ?", (game_id,), with_actions=with_actions)
+        if found and not with_actions:
+            self._known_game(found[0])
         return found[0] if found else None
 
     async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ only import the installed packages: a file the bot reads at run time but the whe
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.helpers import active_buttons, by_action, hand_message, pick
+from tests.bot.helpers import active_buttons, by_action, hand_message, hand_version, pick
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.model import FakeMessage
 
@@ -88,10 +89,16 @@ def _outside_checkout(path: str) -> bool:
     return not Path(path).resolve().is_relative_to(ROOT)
 
 
-def _my_turn(user: SimUser) -> FakeMessage | None:
-    """The user's hand message in their private chat when it has buttons to tap, else None."""
+def _my_turn(user: SimUser, tapped: int | None) -> FakeMessage | None:
+    """The user's hand message in their private chat when it has buttons to tap drawn at a
+    state newer than ``tapped`` (the version of the last tap), else None. Right after a tap
+    the hand keeps its old buttons until the bot's edit arrives (a private chat gets about one
+    message a second), and those are stale by then."""
     hand = hand_message(user, user.private_chat)
-    return hand if hand is not None and active_buttons(hand) else None
+    if hand is None or not active_buttons(hand):
+        return None
+    version = hand_version(hand)
+    return hand if tapped is None or (version is not None and version > tapped) else None
 
 
 async def _polling(api: FakeBotApi, proc: asyncio.subprocess.Process) -> None:
@@ -135,6 +142,7 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
         DATABASE_PATH=str(db),
         COMPUTER_LEVEL="random",
         COMPUTER_WORKERS="0",
+        COMPUTER_DELAY_SECONDS="0",  # the pace has its own e2e test; a round in seconds
         TURN_TIMEOUT_SECONDS="0",
         LOG_LEVEL="WARNING",
     )
@@ -155,8 +163,11 @@ async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path)
         await _polling(fake_api, proc)
         await anna.send(chat, "/klaverjas")  # solo: three computer players
         cards = 0
+        tapped: int | None = None
         while cards < 8:  # Anna's eight cards: the first round is played out
-            hand = await fake_api.wait_for(lambda: _my_turn(anna), timeout=15, what="Anna's turn")
+            turn = functools.partial(_my_turn, anna, tapped)
+            hand = await fake_api.wait_for(turn, timeout=15, what="Anna's turn")
+            tapped = hand_version(hand)
             _, action = pick(active_buttons(hand), rng)
             tap = await anna.tap(hand, by_action(action))
             answer = await tap.wait_answered(timeout=10)

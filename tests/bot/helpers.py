@@ -80,6 +80,17 @@ def active_buttons(message: FakeMessage) -> list[tuple[str, str]]:
     return out
 
 
+def hand_version(message: FakeMessage) -> int | None:
+    """The game version the actionable buttons of a hand message were drawn at (None: it has
+    none)."""
+    for row in message.keyboard_rows():
+        for _, target in row:
+            m = ACTION.match(target or "")
+            if m and m[2] != "0":
+                return int(m[2])
+    return None
+
+
 def pick(buttons: Sequence[tuple[str, str]], rng: random.Random) -> tuple[str, str]:
     """A sensible button: a legal card (not dimmed), a trump choice or accept, else pass."""
     bids = [b for b in buttons if b[1].startswith(("choose:", "accept", "kleintje", "roem"))]
