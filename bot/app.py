@@ -113,9 +113,15 @@ def build_application(
         preload()  # a broken catalogue fails here, not in the middle of a game
         repo = repository or await open_repository(config.database_path)
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
-        service = GameService(repo, runner, default_timeout=config.turn_timeout_seconds, **extra)
+        service = GameService(
+            repo,
+            runner,
+            default_timeout=config.turn_timeout_seconds,
+            default_language=config.default_language,
+            **extra,
+        )
         messenger = Messenger(app.bot, _migrated(service), _forbidden(service), budget, spawn)
-        presenter = Presenter(service, messenger, config.default_language, app.bot.username)
+        presenter = Presenter(service, messenger, app.bot.username)
         driver = TableDriver(
             service,
             presenter,

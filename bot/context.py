@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
-from bot.i18n import Translator, get_translator, resolve_language
+from bot.i18n import Translator, get_translator
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -60,23 +60,14 @@ async def translator_for(
     """The reader's language for this update: in a private chat (and for callback alerts) the
     user's choice, else their Telegram language, else the chat's; in a group the chat's
     choice, else the default."""
-    data = context.app_data
-    repo = data.service.repo
     chat = update.effective_chat
     user = update.effective_user
     if private is None:
         private = chat is None or chat.type == "private" or update.callback_query is not None
-    chat_lang = None
-    if chat is not None:
-        row = await repo.get_chat(chat.id)
-        chat_lang = row.language if row else None
-    user_lang = None
-    tg_lang = None
-    if user is not None:
-        urow = await repo.get_user(user.id)
-        user_lang = urow.language if urow else None
-        tg_lang = user.language_code
-    lang = resolve_language(
-        chat_lang, user_lang, tg_lang, data.config.default_language, private=private
+    lang = await context.app_data.service.reader_language(
+        chat.id if chat is not None else None,
+        user.id if user is not None else None,
+        user.language_code if user is not None else None,
+        private=private,
     )
     return get_translator(lang)

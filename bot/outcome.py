@@ -1,28 +1,79 @@
 """What a service call did, for the handler (callback answer) and the presenter (Telegram
-calls). Pure data; no text (the presenter translates keys)."""
+calls). Pure data; no text: refusals, toasts and notices are closed enums owned here, and the
+renderers give each member its text in every language (a test checks none is missing)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
+from engine.errors import Reason
 from engine.events import Event
 from storage import MessageRef
 
 
+class Refusal(StrEnum):
+    """The bot's own refusals (not rules of the game: those are :class:`engine.errors.Reason`),
+    each with a translated alert (:func:`bot.render.reasons.refusal_text`)."""
+
+    STALE_BUTTON = "stale_button"
+    MALFORMED = "malformed"
+    NOT_YOUR_HAND = "not_your_hand"
+    NOT_IN_GAME = "not_in_game"
+    SEAT_TAKEN = "seat_taken"
+    ALREADY_SEATED = "already_seated"
+    NOT_SEATED = "not_seated"
+    TABLE_FULL = "table_full"
+    TABLE_EXISTS = "table_exists"
+    NO_COMPUTER_TO_REMOVE = "no_computer_to_remove"
+    NEED_FOUR_PLAYERS = "need_four_players"
+    CREATOR_OR_ADMIN_ONLY = "creator_or_admin_only"
+    ADMIN_ONLY = "admin_only"
+    GAME_NOT_FOUND = "game_not_found"
+    GAME_FINISHED = "game_finished"
+    GAME_ALREADY_STARTED = "game_already_started"
+    NO_TABLE_HERE = "no_table_here"
+    UNKNOWN_LANGUAGE = "unknown_language"
+    NOT_YOUR_SEAT = "not_your_seat"
+    ANONYMOUS_CANNOT_SIT = "anonymous_cannot_sit"
+    NOT_THIS_MESSAGE = "not_this_message"
+
+
+class Toast(StrEnum):
+    """A short confirmation in the callback answer of a tap that worked."""
+
+    SEATED = "seated"
+    MOVED = "moved"
+    LEFT = "left"
+    ALREADY_SEATED = "already_seated"
+    RECLAIMED = "reclaimed"
+
+
+class NoticeKind(StrEnum):
+    """What a :class:`Notice` tells."""
+
+    TIMEOUT = "timeout"
+    HANDOVER = "handover"
+    ABSENT = "absent"
+    SEATED = "seated"
+    REMINDER = "reminder"
+    BACK = "back"
+
+
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """Something to tell the group beyond the table: ``kind`` is ``timeout`` (the computer
-    played for ``seat``), ``handover`` (``seat`` went to a computer), ``absent`` (``seat`` went
-    to a computer after three timeouts), ``seated`` (a player took ``seat`` through the private
-    chat), ``reminder`` (``seat`` is running out of time), ``back`` (``user_id`` took their
+    """Something to tell beyond the table: ``kind`` is ``TIMEOUT`` (the computer played for
+    ``seat``), ``HANDOVER`` (``seat`` went to a computer), ``ABSENT`` (``seat`` went to a
+    computer after three timeouts), ``SEATED`` (a player took ``seat`` through the private
+    chat), ``REMINDER`` (``seat`` is running out of time), ``BACK`` (``user_id`` took their
     ``seat`` back from the computer).
 
     For a seat that went to a computer: ``user_id`` is who sat there and ``hand`` their hand
     message, which the presenter turns into the offer to take the seat back. For ``back``:
     ``hand`` is that offer message, which the presenter closes."""
 
-    kind: str
+    kind: NoticeKind
     seat: int | None = None
     user_id: int | None = None
     hand: MessageRef | None = None
@@ -34,11 +85,10 @@ class Outcome:
 
     Attributes:
         game_id: the game concerned (None when there is none).
-        refusal: key of the refusal explained to the user (an engine ``Reason`` value or a bot
-            key such as ``stale``, ``not_your_seat``); None when the call succeeded.
-        details: data for the refusal's text.
-        toast: key of a short confirmation for the callback answer (``seated``, ``left``,
-            ``already_seated``, ``reclaimed``).
+        refusal: why the call was refused (a rule of the game, :class:`engine.errors.Reason`,
+            or the bot's own :class:`Refusal`); None when the call succeeded.
+        details: data for the refusal's or the toast's text.
+        toast: a short confirmation for the callback answer.
         url: a deep link the callback answer opens (a user who never started the bot).
         lobby: the lobby message must be redrawn.
         started: the game left the lobby.
@@ -55,9 +105,9 @@ class Outcome:
     """
 
     game_id: int | None = None
-    refusal: str | None = None
+    refusal: Refusal | Reason | None = None
     details: dict[str, Any] = field(default_factory=dict)
-    toast: str | None = None
+    toast: Toast | None = None
     url: str | None = None
     lobby: bool = False
     started: bool = False
@@ -91,6 +141,6 @@ class Outcome:
         return self
 
 
-def refused(key: str, game_id: int | None = None, **details: Any) -> Outcome:
-    """An outcome that refuses with ``key``."""
-    return Outcome(game_id=game_id, refusal=key, details=details)
+def refused(why: Refusal | Reason, game_id: int | None = None, **details: Any) -> Outcome:
+    """An outcome that refuses with ``why``."""
+    return Outcome(game_id=game_id, refusal=why, details=details)

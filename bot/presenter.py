@@ -3,6 +3,11 @@
 One table message per game in the group, edited (never a message per card); a private hand
 message per human seat, sent fresh (so the phone notifies) when a player's turn begins and
 edited otherwise; a round summary per round; the final sheet. Work is serialized per game.
+
+The presenter does not read storage: the service hands it a
+:class:`~bot.service.view.TableView` (the table, every reader's language and name, the chat's
+title), and it records the ids of the messages it sends through the narrow
+:class:`TableSource` port (issue 9).
 """
 
 from __future__ import annotations
@@ -10,18 +15,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Protocol
 
-from bot.callbacks import DeepLink
-from bot.i18n import Translator, get_translator, resolve_language
-from bot.outcome import Notice, Outcome
+from bot.i18n import Translator
+from bot.outcome import Notice, NoticeKind, Outcome
 from bot.render import messages
 from bot.render.common import Rendered
 from bot.render.hand import render_hand
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
-from bot.service import GameService, awaited_seats
+from bot.service import TableView, awaited_seats
 from bot.tables import Table
+from bot.taps import DeepLink
 from bot.telegram_io import Messenger, markup
 from engine.cards import Seat
 from engine.events import (
@@ -40,26 +46,40 @@ from storage import GameStatus, MessageRef, SeatKind
 log = logging.getLogger(__name__)
 
 
+class TableSource(Protocol):
+    """What the presenter needs from the service (:class:`bot.service.GameService` is one)."""
+
+    def clock(self) -> float:
+        """UTC epoch seconds."""
+
+    async def view(self, game_id: int) -> TableView | None:
+        """The game as the presenter shows it (None: unknown)."""
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """The running games where the user plays or may take a seat back."""
+
+    async def can_message(self, user_id: int) -> bool:
+        """Whether the bot may write to the user in private."""
+
+    async def record_table_message(self, game_id: int, message_id: int | None) -> None:
+        """The message that now shows the game's table."""
+
+    async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
+        """The private message that now shows the seat's hand (or its offer)."""
+
+
 class Presenter:
     """Renders tables, hands and summaries and keeps them in sync.
 
     Args:
-        service: the game service (loads tables, records message ids).
+        source: views of the games, and where message ids are recorded.
         messenger: Telegram calls with the bot's error policy.
-        default_language: the bot's default language.
         bot_username: for deep links ``t.me/<bot>?start=...``.
     """
 
-    def __init__(
-        self,
-        service: GameService,
-        messenger: Messenger,
-        default_language: str,
-        bot_username: str,
-    ) -> None:
-        self.service = service
+    def __init__(self, source: TableSource, messenger: Messenger, bot_username: str) -> None:
+        self.source = source
         self.messenger = messenger
-        self.default_language = default_language
         self.bot_username = bot_username
         self._locks: dict[int, asyncio.Lock] = {}
         self._warned: set[tuple[int, int]] = set()
@@ -86,42 +106,6 @@ class Presenter:
             lk = self._locks[game_id] = asyncio.Lock()
         return lk
 
-    async def group_language(self, table: Table) -> str:
-        """The language of the table's chat: the table's or chat's setting, else the Telegram
-        language of the table's creator, else the default (issue 3)."""
-        chat = await self.service.repo.get_chat(table.row.chat_id)
-        creator = await self.service.repo.get_user(table.row.creator_id)
-        return resolve_language(
-            table.row.language or (chat.language if chat else None),
-            None,
-            creator.telegram_language if creator else None,
-            self.default_language,
-            private=False,
-        )
-
-    async def group_tr(self, table: Table) -> Translator:
-        """The translator of the table's chat (:meth:`group_language`)."""
-        return get_translator(await self.group_language(table))
-
-    async def user_tr(self, user_id: int, table: Table | None = None) -> Translator:
-        """The language of a user's private messages: their own choice, else their Telegram
-        language, else (for a player of ``table``) the table's language, else the default
-        (issue 9 item 5: one reader, one language)."""
-        user = await self.service.repo.get_user(user_id)
-        lang = resolve_language(
-            await self.group_language(table) if table is not None else None,
-            user.language if user else None,
-            user.telegram_language if user else None,
-            self.default_language,
-            private=True,
-        )
-        return get_translator(lang)
-
-    async def title(self, table: Table) -> str:
-        """The group's title (empty for a private table): it labels the player's hand."""
-        chat = await self.service.repo.get_chat(table.row.chat_id)
-        return (chat.title or "") if chat and chat.chat_type != "private" else ""
-
     # --- entry points ------------------------------------------------------------------------
 
     async def present(self, out: Outcome) -> None:
@@ -129,26 +113,27 @@ class Presenter:
         if out.game_id is None:
             return
         async with self._lock(out.game_id):
-            table = await self.service.load(out.game_id)
-            if table is None:
+            view = await self.source.view(out.game_id)
+            if view is None:
                 return
             try:
-                await self._present(table, out)
+                await self._present(view, out)
             except Exception:  # a presentation bug must never lose the game
                 log.exception("presenting game %s failed", out.game_id)
 
-    async def _present(self, table: Table, out: Outcome) -> None:
+    async def _present(self, view: TableView, out: Outcome) -> None:
+        table = view.table
         if out.stopped:
-            await self._stopped(table, await self.group_tr(table), out.actor)
+            await self._stopped(view, out.actor)
             return
         if table.row.status is GameStatus.ABANDONED:
             return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
-        gtr = await self.group_tr(table)
+        gtr = view.group_tr()
         if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
-            await self.show_lobby(table, gtr)
+            await self.show_lobby(view)
             return
         for notice in out.notices:
-            await self._notice(table, gtr, notice, out)
+            await self._notice(view, notice, out)
         posts = [
             await self._round_summary(table, gtr, e.number)
             for e in out.events
@@ -173,11 +158,11 @@ class Presenter:
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
         ):
-            await self._game_over(table, gtr, fresh=bool(posts), keep_old=retired)
+            await self._game_over(view, fresh=bool(posts), keep_old=retired)
             return
-        await self._table_message(table, gtr, fresh=bool(posts), keep_old=retired)
+        await self._table_message(view, fresh=bool(posts), keep_old=retired)
         if out.changed or out.acted or out.resync:
-            await self._sync_hands(table, out)
+            await self._sync_hands(view, out)
         await self._drop_reminders(table, out)
 
     async def _drop_reminders(self, table: Table, out: Outcome) -> None:
@@ -195,30 +180,28 @@ class Presenter:
                 ref = self._reminders.pop(key)
                 await self.messenger.delete(ref.chat_id, ref.message_id)
 
-    async def show_lobby(self, table: Table, tr: Translator | None = None) -> None:
+    async def show_lobby(self, view: TableView) -> None:
         """Draw (edit or send) the lobby message."""
-        tr = tr or await self.group_tr(table)
+        table, tr = view.table, view.group_tr()
         seats = [
             p if s.kind is not SeatKind.EMPTY else None
             for p, s in zip(table.players(), table.row.seats, strict=True)
         ]
-        creator = await self.service.repo.get_user(table.row.creator_id)
         lobby = Lobby(
             table.settings.rules,
             seats,
             table.settings.turn_timeout,
-            creator.display_name if creator else "",
+            view.name(table.row.creator_id),
         )
         rendered = render_lobby(
             lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
         )
-        await self._show_table_message(table, rendered, "l")
+        await self._show_table_message(table, rendered)
 
     async def _show_table_message(
         self,
         table: Table,
         rendered: Rendered,
-        scope: str,
         *,
         fresh: bool = False,
         final: bool = False,
@@ -229,7 +212,7 @@ class Presenter:
         one deleted unless ``keep_old``). ``final``: the table's last word (a stopped or
         finished game): the message is sealed, so nothing shown later can overwrite it."""
         chat_id, old = table.row.chat_id, table.row.table_message_id
-        kb = markup(rendered.keyboard, scope, table.game_id, table.version)
+        kb = markup(rendered.keyboard, table.game_id, table.version)
         if old is not None and fresh:
             self.messenger.cancel(chat_id, old)
         if old is not None and not fresh:
@@ -241,9 +224,7 @@ class Presenter:
         msg = await self.messenger.send(chat_id, rendered.text, kb, final=final)
         if msg is None:
             return
-        await self.service.repo.set_table_message(
-            table.game_id, msg.message_id, expected_version=None
-        )
+        await self.source.record_table_message(table.game_id, msg.message_id)
         if old is not None and not keep_old:
             await self.messenger.delete(chat_id, old)
 
@@ -256,8 +237,9 @@ class Presenter:
         return await self.messenger.seal(table.row.chat_id, old, text, None)
 
     async def _table_message(
-        self, table: Table, tr: Translator, *, fresh: bool = False, keep_old: bool = False
+        self, view: TableView, *, fresh: bool = False, keep_old: bool = False
     ) -> None:
+        table, tr = view.table, view.group_tr()
         assert table.state is not None
         if table.state.is_over:
             return
@@ -267,28 +249,15 @@ class Presenter:
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
-            left_by=await self._left_by(table),
+            left_by=_left_by(view),
             note=self._notes.get(table.game_id),
         )
-        await self._show_table_message(table, rendered, "t", fresh=fresh, keep_old=keep_old)
-
-    async def _left_by(self, table: Table) -> dict[Seat, str]:
-        """Computer seats whose former player may take them back: seat → their name."""
-        formers = {
-            Seat(s.index): s.former_user_id
-            for s in table.row.seats
-            if s.kind is SeatKind.COMPUTER and s.former_user_id is not None
-        }
-        if not formers:
-            return {}
-        users = await self.service.repo.get_users(formers.values())
-        return {
-            seat: users[uid].display_name if uid in users else "?" for seat, uid in formers.items()
-        }
+        await self._show_table_message(table, rendered, fresh=fresh, keep_old=keep_old)
 
     # --- hands -------------------------------------------------------------------------------
 
-    async def _sync_hands(self, table: Table, out: Outcome) -> None:
+    async def _sync_hands(self, view: TableView, out: Outcome) -> None:
+        table = view.table
         state = table.state
         assert state is not None
         new_round = any(isinstance(e, RoundDealt) for e in out.events) or out.started
@@ -302,23 +271,24 @@ class Presenter:
                 or seat in awaited
                 or (active and (int(seat) not in out.before or int(seat) in out.acted))
             ):
-                await self.send_hand(table, seat, user_id, fresh=True)
+                await self.send_hand(view, seat, user_id, fresh=True)
             elif int(seat) in out.acted or int(seat) in out.before or active or out.resync:
-                await self.send_hand(table, seat, user_id, fresh=False)
+                await self.send_hand(view, seat, user_id, fresh=False)
 
-    async def send_hand(self, table: Table, seat: Seat, user_id: int, *, fresh: bool) -> None:
+    async def send_hand(self, view: TableView, seat: Seat, user_id: int, *, fresh: bool) -> None:
         """Show ``seat``'s hand in the player's private chat: a new message (``fresh``, deleting
         the old one) or an edit of the current one."""
+        table = view.table
         state = table.state
         if state is None or state.is_over:
             return
-        tr = await self.user_tr(user_id, table)
+        tr = view.user_tr(user_id)
         obs = observe(state, seat)
         rendered = render_hand(
             obs,
             table.players(),
             tr,
-            table_title=await self.title(table),
+            table_title=view.title,
             awaited=seat in awaited_seats(table, state),
         )
         if not table.is_private:
@@ -326,7 +296,7 @@ class Presenter:
                 rendered.text, (*rendered.keyboard, (messages.handover_button(tr),))
             )
         version = table.version if obs.legal else 0
-        kb = markup(rendered.keyboard, "a", table.game_id, version)
+        kb = markup(rendered.keyboard, table.game_id, version)
         old = table.row.seats[seat].hand_message
         chat_id = table.row.chat_id if table.is_private else user_id
         if (
@@ -339,121 +309,125 @@ class Presenter:
             return  # the player blocked the bot: nothing to send until they are back
         msg = await self.messenger.send(chat_id, rendered.text, kb)
         if msg is None:
-            user = await self.service.repo.get_user(user_id)
-            if user is not None and not user.can_message:  # Telegram said 403
-                await self._unreachable(table, seat, user_id)
+            if not await self.source.can_message(user_id):  # Telegram said 403
+                await self._unreachable(view, seat)
             return
-        await self.service.repo.set_hand_message(
-            table.game_id, int(seat), MessageRef(chat_id, msg.message_id), expected_version=None
+        await self.source.record_hand_message(
+            table.game_id, int(seat), MessageRef(chat_id, msg.message_id)
         )
         if old is not None:
             await self.messenger.delete(old.chat_id, old.message_id)
 
-    async def _unreachable(self, table: Table, seat: Seat, user_id: int) -> None:
+    async def _unreachable(self, view: TableView, seat: Seat) -> None:
         """Telegram refused the private message (403): say so in the group with a deep link,
         once until the player is back (the bot never fails silently, nor floods the group)."""
+        table = view.table
         if table.is_private or (table.game_id, int(seat)) in self._warned:
             return
         self._warned.add((table.game_id, int(seat)))
-        tr = await self.group_tr(table)
         name = table.players()[seat].name
         rendered = messages.need_private_chat(
-            tr, name, self.deep_link(DeepLink("h", table.game_id))
+            view.group_tr(), name, self.deep_link(DeepLink("h", table.game_id))
         )
         await self.messenger.send(
-            table.row.chat_id, rendered.text, markup(rendered.keyboard, "t", table.game_id, 0)
+            table.row.chat_id, rendered.text, markup(rendered.keyboard, table.game_id, 0)
         )
 
     async def user_back(self, user_id: int) -> None:
         """The user (re)started the private chat: send the hands of all their running games,
         and for every seat a computer plays for them the offer to take it back."""
-        for row in await self.service.repo.games_of_user(user_id):
-            table = await self.service.load(row.game_id)
-            seat = table.seat_of(user_id) if table is not None else None
-            if table is None or seat is None:
-                continue
-            self._warned.discard((table.game_id, int(seat)))
-            await self.hand_hidden(table, seat, user_id)
-        for row in await self.service.repo.games_left_by(user_id):
-            async with self._lock(row.game_id):
-                table = await self.service.load(row.game_id)
-                if table is None:
+        for game_id in await self.source.games_of(user_id):
+            async with self._lock(game_id):
+                view = await self.source.view(game_id)
+                if view is None:
                     continue
-                utr = await self.user_tr(user_id, table)
-                title = await self.title(table)
+                table = view.table
+                seat = table.seat_of(user_id)
+                if seat is not None:
+                    self._warned.discard((game_id, int(seat)))
+                    await self.send_hand(view, seat, user_id, fresh=True)
+                utr = view.user_tr(user_id)
                 for s in table.row.seats:
                     if s.kind is SeatKind.COMPUTER and s.former_user_id == user_id:
-                        offer = messages.reclaim_offer(utr, Seat(s.index), title)
+                        offer = messages.reclaim_offer(utr, Seat(s.index), view.title)
                         await self._offer_seat_back(
-                            table, Seat(s.index), user_id, Rendered(offer), None
+                            view, Seat(s.index), user_id, Rendered(offer), None
                         )
 
-    async def hand_hidden(self, table: Table, seat: Seat, user_id: int) -> None:
-        """After a stale tap: send the player's current hand again."""
-        async with self._lock(table.game_id):
-            fresh = await self.service.load(table.game_id)
-            if fresh is not None:
-                await self.send_hand(fresh, seat, user_id, fresh=True)
+    async def hand_again(self, game_id: int, user_id: int) -> None:
+        """After a stale tap (or "no, I play on"): send the player's current hand again."""
+        async with self._lock(game_id):
+            view = await self.source.view(game_id)
+            seat = view.table.seat_of(user_id) if view is not None else None
+            if view is not None and seat is not None:
+                await self.send_hand(view, seat, user_id, fresh=True)
 
     # --- posts -------------------------------------------------------------------------------
 
-    async def _notice(self, table: Table, tr: Translator, notice: Notice, out: Outcome) -> None:
+    async def _notice(self, view: TableView, notice: Notice, out: Outcome) -> None:
         """Timeouts, hand-overs and take-backs become the table message's last line (one line,
         replaced by the next: issue 9 item 6); the player concerned hears it privately.
         Reminders go to the player's private chat and are deleted once obsolete."""
+        table, tr = view.table, view.group_tr()
         players = table.players()
-        if notice.kind == "timeout" and notice.seat is not None:
+        seat = Seat(notice.seat) if notice.seat is not None else None
+        if seat is None:
+            return
+        if notice.kind is NoticeKind.TIMEOUT:
             card = next(
-                (e.card for e in out.events if isinstance(e, CardPlayed) and e.seat == notice.seat),
+                (e.card for e in out.events if isinstance(e, CardPlayed) and e.seat == seat),
                 None,
             )
-            self._notes[table.game_id] = messages.computer_played(
-                tr, players, Seat(notice.seat), card
-            )
-        elif notice.kind in ("handover", "absent") and notice.seat is not None:
-            user = await self.service.repo.get_user(notice.user_id) if notice.user_id else None
-            name = user.display_name if user is not None else ""
+            self._notes[table.game_id] = messages.computer_played(tr, players, seat, card)
+        elif notice.kind in (NoticeKind.HANDOVER, NoticeKind.ABSENT):
+            name = view.name(notice.user_id)
             say = (
-                messages.seat_handed_over if notice.kind == "handover" else messages.seat_taken_over
+                messages.seat_handed_over
+                if notice.kind is NoticeKind.HANDOVER
+                else messages.seat_taken_over
             )
-            seat = Seat(notice.seat)
             if not table.is_private:
                 self._notes[table.game_id] = say(tr, name, seat)
             if notice.user_id is not None:  # the old hand becomes the way back
-                utr = await self.user_tr(notice.user_id, table)
+                utr = view.user_tr(notice.user_id)
                 await self._offer_seat_back(
-                    table, seat, notice.user_id, Rendered(say(utr, name, seat)), notice.hand
+                    view, seat, notice.user_id, Rendered(say(utr, name, seat)), notice.hand
                 )
-        elif notice.kind == "back" and notice.seat is not None and notice.user_id is not None:
-            user = await self.service.repo.get_user(notice.user_id)
-            name = user.display_name if user is not None else ""
-            seat = Seat(notice.seat)
+        elif notice.kind is NoticeKind.BACK and notice.user_id is not None:
             self._warned.discard((table.game_id, int(seat)))
             if not table.is_private:
-                self._notes[table.game_id] = messages.seat_taken_back(tr, name, seat)
+                self._notes[table.game_id] = messages.seat_taken_back(
+                    tr, view.name(notice.user_id), seat
+                )
             if notice.hand is not None:  # the offer has done its job; the hand follows
-                utr = await self.user_tr(notice.user_id, table)
+                utr = view.user_tr(notice.user_id)
                 await self.messenger.edit(
                     notice.hand.chat_id, notice.hand.message_id, messages.ack_reclaimed(utr), None
                 )
-        elif notice.kind == "reminder" and notice.seat is not None:
-            user_id = table.user_id(notice.seat)
-            if user_id is None:
-                return
-            utr = await self.user_tr(user_id, table)
-            left = table.row.timer.deadline_at - self.service.clock() if table.row.timer else 0
-            text = messages.turn_reminder(utr, players, Seat(notice.seat), max(1, round(left)))
-            chat_id = table.row.chat_id if table.is_private else user_id
-            msg = await self.messenger.send(chat_id, text)
-            if msg is not None:
-                old = self._reminders.pop((table.game_id, notice.seat), None)
-                self._reminders[(table.game_id, notice.seat)] = MessageRef(chat_id, msg.message_id)
-                if old is not None:
-                    await self.messenger.delete(old.chat_id, old.message_id)
+        elif notice.kind is NoticeKind.REMINDER:
+            await self._remind(view, seat)
+
+    async def _remind(self, view: TableView, seat: Seat) -> None:
+        """The turn reminder in the player's private chat (the previous one deleted)."""
+        table = view.table
+        user_id = table.user_id(seat)
+        if user_id is None:
+            return
+        utr = view.user_tr(user_id)
+        left = table.row.timer.deadline_at - self.source.clock() if table.row.timer else 0
+        text = messages.turn_reminder(utr, table.players(), seat, max(1, round(left)))
+        chat_id = table.row.chat_id if table.is_private else user_id
+        msg = await self.messenger.send(chat_id, text)
+        if msg is not None:
+            key = (table.game_id, int(seat))
+            old = self._reminders.pop(key, None)
+            self._reminders[key] = MessageRef(chat_id, msg.message_id)
+            if old is not None:
+                await self.messenger.delete(old.chat_id, old.message_id)
 
     async def _offer_seat_back(
         self,
-        table: Table,
+        view: TableView,
         seat: Seat,
         user_id: int,
         rendered: Rendered,
@@ -464,6 +438,7 @@ class Presenter:
         recorded as the computer seat's message (closed when the game ends, when they come
         back, or replaced by a new offer). Without the button when there is no way back (the
         game is over, or the seat is no longer theirs to take)."""
+        table = view.table
         state = table.state
         chat_id = table.row.chat_id if table.is_private else user_id
         if (
@@ -475,9 +450,8 @@ class Presenter:
             if old is not None:
                 await self.messenger.edit(old.chat_id, old.message_id, rendered.text, None)
             return
-        utr = await self.user_tr(user_id, table)
-        keyboard = (*rendered.keyboard, (messages.reclaim_button(utr, seat),))
-        kb = markup(keyboard, "a", table.game_id, table.version)
+        keyboard = (*rendered.keyboard, (messages.reclaim_button(view.user_tr(user_id), seat),))
+        kb = markup(keyboard, table.game_id, table.version)
         ref = old
         if old is None or not await self.messenger.edit(
             old.chat_id, old.message_id, rendered.text, kb
@@ -488,9 +462,7 @@ class Presenter:
             ref = MessageRef(chat_id, msg.message_id)
         assert ref is not None
         previous = table.row.seats[seat].hand_message
-        await self.service.repo.set_hand_message(
-            table.game_id, int(seat), ref, expected_version=None
-        )
+        await self.source.record_hand_message(table.game_id, int(seat), ref)
         if previous is not None and previous != ref:
             await self.messenger.delete(previous.chat_id, previous.message_id)
 
@@ -503,8 +475,9 @@ class Presenter:
         return round_summary(rows[-1], table.players(), tr, totals=totals)
 
     async def _game_over(
-        self, table: Table, tr: Translator, *, fresh: bool = False, keep_old: bool = False
+        self, view: TableView, *, fresh: bool = False, keep_old: bool = False
     ) -> None:
+        table, tr = view.table, view.group_tr()
         state = table.state
         assert state is not None
         players = table.players()
@@ -521,18 +494,18 @@ class Presenter:
         text = over + "\n\n" + sheet
         # Below the last round summary (sent anew, the old table message deleted).
         await self._show_table_message(
-            table, Rendered(text), "t", fresh=fresh, final=True, keep_old=keep_old
+            table, Rendered(text), fresh=fresh, final=True, keep_old=keep_old
         )
-        await self._close_hands(table, messages.game_finished_notice)
+        await self._close_hands(view, messages.game_finished_notice)
 
-    async def _stopped(self, table: Table, tr: Translator, actor: int | None) -> None:
+    async def _stopped(self, view: TableView, actor: int | None) -> None:
         """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
         message, with the sheet so far, and in every player's hand message."""
-        user = await self.service.repo.get_user(actor) if actor is not None else None
-        name = user.display_name if user is not None else ""
+        table, tr = view.table, view.group_tr()
+        name = view.name(actor)
         if table.state is None:
             await self._show_table_message(
-                table, Rendered(messages.lobby_cancelled(tr, name)), "t", final=True
+                table, Rendered(messages.lobby_cancelled(tr, name)), final=True
             )
             return
         text = messages.game_stopped(tr, name)
@@ -546,20 +519,21 @@ class Presenter:
                 stopped=True,
                 klammern_target=_target(table.state),
             )
-        await self._show_table_message(table, Rendered(text), "t", final=True)
-        await self._close_hands(table, lambda utr: messages.game_stopped(utr, name))
+        await self._show_table_message(table, Rendered(text), final=True)
+        await self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
 
-    async def _close_hands(self, table: Table, text: Callable[[Translator], str]) -> None:
+    async def _close_hands(self, view: TableView, text: Callable[[Translator], str]) -> None:
         """Replace every player's hand message, and every former player's offer to take their
         seat back, by ``text`` in their language (no buttons)."""
-        for s in table.row.seats:
+        for s in view.table.row.seats:
             user_id = s.user_id if s.user_id is not None else s.former_user_id
             ref = s.hand_message
             if ref is not None and user_id is not None:
-                utr = await self.user_tr(user_id, table)
-                await self.messenger.edit(ref.chat_id, ref.message_id, text(utr), None)
+                await self.messenger.edit(
+                    ref.chat_id, ref.message_id, text(view.user_tr(user_id)), None
+                )
 
-    async def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
+    def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
         """The boompje so far (``/score``)."""
         state = table.state
         if state is None:
@@ -580,3 +554,12 @@ class Presenter:
 def _target(state: GameState) -> int | None:
     """Klammern: the big points that end the game (the sheet's Klammern form); else None."""
     return state.settings.target_big_points if state.is_klammern else None
+
+
+def _left_by(view: TableView) -> dict[Seat, str]:
+    """Computer seats whose former player may take them back: seat → their name."""
+    return {
+        Seat(s.index): view.name(s.former_user_id) or "?"
+        for s in view.table.row.seats
+        if s.kind is SeatKind.COMPUTER and s.former_user_id is not None
+    }

@@ -23,8 +23,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from bot.budget import ChatBudget
-from bot.callbacks import game_button
 from bot.render.common import Keyboard
+from bot.taps import PickLanguage, Tap, encode
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +37,9 @@ Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 Content = tuple[str, "InlineKeyboardMarkup | None"]
 
 
-def markup(
-    keyboard: Keyboard, scope: str, game_id: int, version: int
-) -> InlineKeyboardMarkup | None:
-    """Turn abstract buttons into Telegram buttons; actions become callback data
-    ``<scope><game>.<version>.<action>``."""
+def markup(keyboard: Keyboard, game_id: int, version: int) -> InlineKeyboardMarkup | None:
+    """Turn abstract buttons into Telegram buttons: each payload becomes callback data
+    (:func:`bot.taps.encode`) for ``game_id`` at state ``version``; None for no buttons."""
     if not keyboard:
         return None
     rows = []
@@ -50,12 +48,11 @@ def markup(
         for b in row:
             if b.url:
                 out.append(InlineKeyboardButton(b.label, url=b.url))
-            else:
-                out.append(
-                    InlineKeyboardButton(
-                        b.label, callback_data=game_button(scope, game_id, version, b.action)
-                    )
-                )
+            elif isinstance(b.action, PickLanguage):
+                out.append(InlineKeyboardButton(b.label, callback_data=encode(b.action)))
+            elif b.action is not None:
+                data = encode(Tap(game_id, version, b.action))
+                out.append(InlineKeyboardButton(b.label, callback_data=data))
         rows.append(out)
     return InlineKeyboardMarkup(rows)
 

@@ -140,7 +140,20 @@ _FORMER_PLAYER = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER)
+_SEAT_TIMEOUTS = Migration(
+    3,
+    "count each seat's turn timeouts in a row",
+    (
+        # The turn timer's "three timeouts in a row and a computer takes the seat" (issue 9):
+        # stored with the game, so a restart does not forget it.
+        """
+        ALTER TABLE game_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0
+            CHECK (timeouts >= 0)
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS)
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 
 _BOOTSTRAP = """

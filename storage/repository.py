@@ -168,11 +168,13 @@ class Repository(Protocol):
         status: GameStatus,
         timer: TurnTimer | None,
         now: float,
+        timeouts: Mapping[int, int] | None = None,
     ) -> int:
         """The one write of play: in ONE transaction append ``actions`` (may be empty) to the
         log with contiguous ``seq`` continuing from ``action_count``, store ``snapshot`` (the
-        state after them), ``status`` and ``timer`` (``None`` = no timer running), bump and
-        return the version. ``status`` must be allowed from the current one (lobby → active
+        state after them), ``status``, ``timer`` (``None`` = no timer running) and the seats'
+        new turn-timeout counts (``{seat: count}``, other seats untouched), bump and return
+        the version. ``status`` must be allowed from the current one (lobby → active
         starts the game; → finished / abandoned ends it, and then ``timer`` must be ``None``).
         Raises ``NotFound``, ``StaleVersion``, ``WrongStatus``, ``ValueError``."""
 

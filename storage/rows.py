@@ -141,11 +141,14 @@ class Seat:
         hand_message: the player's private-chat message showing their hand, if the bot recorded
             one (cleared whenever the seat's occupant is rewritten). For a computer seat with a
             former player: the private message that offers them the seat back.
+        timeouts: the seat's turn timeouts in a row (the computer played for the player); 0
+            whenever the occupant is rewritten.
     """
 
     index: int
     occupant: Occupant
     hand_message: MessageRef | None = None
+    timeouts: int = 0
 
     @property
     def kind(self) -> SeatKind:

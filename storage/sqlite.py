@@ -408,6 +408,7 @@ class SqliteRepository:
         status: GameStatus,
         timer: TurnTimer | None,
         now: float,
+        timeouts: Mapping[int, int] | None = None,
     ) -> int:
         """See :meth:`Repository.append_actions`."""
         async with self._write_game(game_id) as tx:
@@ -420,6 +421,7 @@ class SqliteRepository:
                 status=status,
                 timer=timer,
                 now=now,
+                timeouts=timeouts,
             )
 
     async def set_table_message(

@@ -184,7 +184,7 @@ async def set_seats(
             raise SeatConflict(game_id, int(elsewhere["user_id"]))
     await tx.many(
         "UPDATE game_seats SET kind = ?, user_id = NULL, display_name = NULL, "
-        "former_user_id = NULL, hand_chat_id = NULL, hand_message_id = NULL "
+        "former_user_id = NULL, hand_chat_id = NULL, hand_message_id = NULL, timeouts = 0 "
         "WHERE game_id = ? AND seat = ?",
         [(SeatKind.EMPTY.value, game_id, i) for i in indices],
     )
@@ -247,8 +247,12 @@ async def append_actions(
     status: GameStatus,
     timer: TurnTimer | None,
     now: float,
+    timeouts: Mapping[int, int] | None = None,
 ) -> int:
     """See :meth:`Repository.append_actions`."""
+    counts = {check_seat(seat): n for seat, n in (timeouts or {}).items()}
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts.values()):
+        raise ValueError("timeouts must be counts >= 0")
     if isinstance(actions, str):
         raise TypeError("actions must be a sequence of strings, not one string")
     if not all(isinstance(a, str) for a in actions):
@@ -283,6 +287,10 @@ async def append_actions(
     await tx.many(
         "INSERT INTO game_actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
         [(game_id, first_seq + i, action, now) for i, action in enumerate(actions)],
+    )
+    await tx.many(
+        "UPDATE game_seats SET timeouts = ? WHERE game_id = ? AND seat = ?",
+        [(n, game_id, seat) for seat, n in sorted(counts.items())],
     )
     return int(row["version"])
 

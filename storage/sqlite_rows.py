@@ -106,7 +106,12 @@ def seat_from(row: sqlite3.Row) -> Seat:
     occupant = Occupant(
         SeatKind(row["kind"]), row["user_id"], row["display_name"], row["former_user_id"]
     )
-    return Seat(index=int(row["seat"]), occupant=occupant, hand_message=hand)
+    return Seat(
+        index=int(row["seat"]),
+        occupant=occupant,
+        hand_message=hand,
+        timeouts=int(row["timeouts"]),
+    )
 
 
 def game_from(row: sqlite3.Row, seats: tuple[Seat, ...], actions: tuple[str, ...] | None) -> Game:

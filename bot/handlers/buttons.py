@@ -1,30 +1,45 @@
-"""Callback queries (button taps): parse, call one service method, answer exactly once, then
-let the presenter sync Telegram. Stale, forged or foreign taps get a short translated alert
-and change nothing."""
+"""Callback queries (button taps): decode into a typed tap, call one service method, answer
+exactly once, then hand the outcome to the table driver. Stale, forged or foreign taps get a
+short translated alert and change nothing (``design.md`` §4)."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 from collections.abc import Sequence
+from typing import assert_never
 
 from telegram import Message, Update
 from telegram.error import TelegramError
 
-from bot.callbacks import GameCallback, LanguageCallback, MalformedCallback, decode
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
 from bot.i18n import LANGUAGES, Translator, get_translator
-from bot.outcome import Outcome, refused
+from bot.outcome import Outcome, Refusal, refused
 from bot.render import messages
 from bot.render.common import Player
-from bot.render.reasons import ALERT_LIMIT, Refusal, explain, refusal_text
+from bot.render.reasons import ALERT_LIMIT, tap_answer
+from bot.taps import (
+    Cancel,
+    ComputerSeat,
+    ConfirmStop,
+    Handover,
+    HandoverStep,
+    Leave,
+    MalformedCallback,
+    Move,
+    NextSetting,
+    PickLanguage,
+    Reclaim,
+    Sit,
+    Start,
+    Tap,
+    Target,
+    decode,
+)
 from bot.telegram_io import markup
-from engine.cards import Seat
 
 log = logging.getLogger(__name__)
-
-BOT_REFUSALS = frozenset(r.value for r in Refusal)
 
 
 async def on_button(update: Update, context: Context) -> None:
@@ -32,58 +47,63 @@ async def on_button(update: Update, context: Context) -> None:
     query = update.callback_query
     if query is None or query.from_user is None:
         return
-    data = context.app_data
     await remember_user(update, context)
     tr = await translator_for(update, context, private=True)
     try:
-        parsed = decode(query.data)
+        tap = decode(query.data)
     except MalformedCallback:
-        await _answer(update, context, tr, refused(Refusal.MALFORMED.value))
+        await _answer(update, context, tr, refused(Refusal.MALFORMED))
         return
-    if isinstance(parsed, LanguageCallback):
-        await _language(update, context, parsed, tr)
+    if isinstance(tap, PickLanguage):
+        await _language(update, context, tap, tr)
         return
-    user_id = query.from_user.id
-    service = data.service
-    out: Outcome
-    if parsed.scope == "l":
-        if parsed.action.startswith("sit:"):
-            await _probe_private_chat(update, context)
-        out = await service.lobby_action(
-            parsed.game_id,
-            parsed.version,
-            user_id,
-            parsed.action,
-            is_admin_check(update, context),
-        )
-    elif parsed.scope == "a" and parsed.action in ("handover", "handover:no"):
-        await _handover_prompt(update, context, parsed, tr)
+    payload = tap.payload
+    if isinstance(payload, ConfirmStop):
+        await _stop(update, context, tap, payload, tr)
         return
-    elif parsed.scope == "a" and parsed.action == "handover:yes":
-        out = await service.handover(parsed.game_id, user_id)
-    elif parsed.scope == "a" and parsed.action.startswith("reclaim:"):
-        out = await service.reclaim(parsed.game_id, parsed.version, user_id, parsed.action)
-    elif parsed.scope == "a":
-        out = await service.act(parsed.game_id, parsed.version, user_id, parsed.action)
-    elif parsed.scope == "s":
-        await _stop(update, context, parsed, tr)
+    if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
+        await _handover_prompt(update, context, tap, payload, tr)
         return
-    else:  # "t": table-message buttons carry only links today
-        out = refused(Refusal.MALFORMED.value)
+    out = await _dispatch(update, context, tap)
+    data = context.app_data
     await _answer(update, context, tr, out, await _players(context, out))
-    if out.refusal == Refusal.STALE_BUTTON.value and out.acted and out.game_id is not None:
-        table = await service.load(out.game_id)
-        seat = table.seat_of(user_id) if table is not None else None
-        if table is not None and seat is not None:
-            await data.presenter.hand_hidden(table, seat, user_id)
+    if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
+        await data.presenter.hand_again(out.game_id, query.from_user.id)
         return
     if out.ok or out.lobby:
         await data.driver.submit(out)
 
 
+async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
+    """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
+    only changes the message)."""
+    query = update.callback_query
+    assert query is not None
+    user_id = query.from_user.id
+    service = context.app_data.service
+    payload = tap.payload
+    match payload:
+        case Sit() | Leave() | ComputerSeat() | NextSetting() | Start() | Cancel():
+            if isinstance(payload, Sit):
+                await _probe_private_chat(update, context)
+            return await service.lobby_action(
+                tap.game_id, tap.version, user_id, payload, is_admin_check(update, context)
+            )
+        case Move():
+            return await service.act(tap.game_id, tap.version, user_id, payload)
+        case Reclaim(seat):
+            return await service.reclaim(tap.game_id, tap.version, user_id, seat)
+        case Handover():
+            return await service.handover(tap.game_id, user_id)
+        case ConfirmStop():
+            return refused(Refusal.MALFORMED)
+        case _:
+            assert_never(payload)
+
+
 async def _players(context: Context, out: Outcome) -> Sequence[Player] | None:
     """The table's players, to name them in a rule refusal ("Anna is to play")."""
-    if out.refusal is None or out.refusal in BOT_REFUSALS or out.game_id is None:
+    if out.refusal is None or isinstance(out.refusal, Refusal) or out.game_id is None:
         return None
     table = await context.app_data.service.load(out.game_id)
     return table.players() if table is not None else None
@@ -96,8 +116,7 @@ async def _probe_private_chat(update: Update, context: Context) -> None:
     user = update.effective_user
     assert user is not None
     data = context.app_data
-    row = await data.service.repo.get_user(user.id)
-    if row is not None and row.can_message:
+    if await data.service.can_message(user.id):
         return
     tr = await translator_for(update, context, private=True)
     if await data.presenter.messenger.send(user.id, messages.welcome(tr, user.full_name)):
@@ -115,89 +134,81 @@ async def _answer(
     otherwise."""
     query = update.callback_query
     assert query is not None
-    text: str | None = None
-    alert = False
-    if out.refusal is not None:
-        alert = True
-        if out.refusal in BOT_REFUSALS:
-            text = refusal_text(tr, out.refusal)
-        else:
-            text = explain(tr, out.refusal, out.details, players)
-    elif out.toast == "seated":
-        text = messages.ack_seated(tr, Seat(out.details.get("seat", 0)))
-    elif out.toast == "left":
-        text = messages.ack_left(tr)
-    elif out.toast == "already_seated":
-        text = refusal_text(tr, Refusal.ALREADY_SEATED)
-    elif out.toast == "reclaimed":
-        text = messages.ack_reclaimed(tr)
+    text = tap_answer(tr, out.refusal, out.toast, out.details, players)
     context.app_data.mark_answered(query.id)
     try:
         if out.url:
             await query.answer(url=context.app_data.presenter.start_link(out.url))
         else:
-            await query.answer(text[:ALERT_LIMIT] if text else None, show_alert=alert)
+            await query.answer(text, show_alert=out.refusal is not None)
     except TelegramError as exc:
         log.info("answering callback failed: %s", exc)
 
 
+def _on_message(query_message: object, chat_id: int, message_id: int) -> bool:
+    """Whether the tapped message is the given one."""
+    return isinstance(query_message, Message) and (
+        query_message.chat.id,
+        query_message.message_id,
+    ) == (chat_id, message_id)
+
+
 async def _handover_prompt(
-    update: Update, context: Context, parsed: GameCallback, tr: Translator
+    update: Update, context: Context, tap: Tap, step: Handover, tr: Translator
 ) -> None:
     """The two-step "let the computer play for me", only in the player's own hand message."""
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    table = await data.service.load(parsed.game_id)
+    table = await data.service.load(tap.game_id)
     seat = table.seat_of(query.from_user.id) if table is not None else None
     hand = table.row.seats[seat].hand_message if table is not None and seat is not None else None
-    message = query.message
     if (
         table is None
         or seat is None
         or hand is None
-        or not isinstance(message, Message)
-        or (message.chat.id, message.message_id) != (hand.chat_id, hand.message_id)
+        or not _on_message(query.message, hand.chat_id, hand.message_id)
     ):
-        await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND.value))
+        await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
         return
     await _answer(update, context, tr, Outcome(game_id=table.game_id))
-    if parsed.action == "handover":
+    if step.step is HandoverStep.ASK:
         rendered = messages.handover_confirm(tr)
         await data.presenter.messenger.edit(
             hand.chat_id,
             hand.message_id,
             rendered.text,
-            markup(rendered.keyboard, "a", table.game_id, table.version),
+            markup(rendered.keyboard, table.game_id, table.version),
         )
     else:
-        await data.presenter.hand_hidden(table, seat, query.from_user.id)
+        await data.presenter.hand_again(table.game_id, query.from_user.id)
 
 
-async def _stop(update: Update, context: Context, parsed: GameCallback, tr: Translator) -> None:
+async def _stop(
+    update: Update, context: Context, tap: Tap, answer: ConfirmStop, tr: Translator
+) -> None:
     """The /stop confirmation: only the creator or an admin may answer it, and only on the
     confirmation message itself (never on the table)."""
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    table = await data.service.load(parsed.game_id)
+    table = await data.service.load(tap.game_id)
     message = query.message
     if (
         table is None
         or not isinstance(message, Message)
         or message.chat.id != table.row.chat_id
         or message.message_id == table.row.table_message_id
-        or parsed.action not in ("stop:yes", "stop:no")
     ):
-        await _answer(update, context, tr, refused(Refusal.MALFORMED.value))
+        await _answer(update, context, tr, refused(Refusal.MALFORMED))
         return
     is_admin = is_admin_check(update, context)
     if query.from_user.id != table.row.creator_id and not await is_admin():
-        await _answer(update, context, tr, refused(Refusal.CREATOR_OR_ADMIN_ONLY.value))
+        await _answer(update, context, tr, refused(Refusal.CREATOR_OR_ADMIN_ONLY))
         return
     out = Outcome(game_id=table.game_id)
-    if parsed.action == "stop:yes":
-        out = await data.service.stop(parsed.game_id, query.from_user.id, is_admin)
+    if answer.yes:
+        out = await data.service.stop(tap.game_id, query.from_user.id, is_admin)
     await _answer(update, context, tr, out)
     if out.ok:
         with contextlib.suppress(TelegramError):
@@ -206,27 +217,25 @@ async def _stop(update: Update, context: Context, parsed: GameCallback, tr: Tran
             await data.driver.submit(out)
 
 
-async def _language(
-    update: Update, context: Context, parsed: LanguageCallback, tr: Translator
-) -> None:
+async def _language(update: Update, context: Context, tap: PickLanguage, tr: Translator) -> None:
     """A language button: the group's language (admins) or the user's own (private)."""
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    if parsed.language not in LANGUAGES:
-        await _answer(update, context, tr, refused(Refusal.UNKNOWN_LANGUAGE.value))
+    if tap.language not in LANGUAGES:
+        await _answer(update, context, tr, refused(Refusal.UNKNOWN_LANGUAGE))
         return
     chat = update.effective_chat
-    if parsed.target == "c" and chat is not None and chat.type != "private":
+    if tap.target is Target.CHAT and chat is not None and chat.type != "private":
         if not await is_admin_check(update, context)():
-            await _answer(update, context, tr, refused(Refusal.ADMIN_ONLY.value))
+            await _answer(update, context, tr, refused(Refusal.ADMIN_ONLY))
             return
         outcomes = await data.service.set_chat_language(
-            chat.id, chat.type, chat.title, parsed.language
+            chat.id, chat.type, chat.title, tap.language
         )
     else:
-        outcomes = await data.service.set_user_language(query.from_user.id, parsed.language)
-    new = get_translator(parsed.language)
+        outcomes = await data.service.set_user_language(query.from_user.id, tap.language)
+    new = get_translator(tap.language)
     data.mark_answered(query.id)
     with contextlib.suppress(TelegramError):
         await query.answer(messages.language_set(new)[:ALERT_LIMIT])

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import html
 
-from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import Chat, Message, Update
 from telegram.constants import ChatType
 
-from bot.callbacks import LanguageCallback, decode_deep_link
 from bot.context import Context, translator_for
 from bot.handlers.common import display_name, is_admin_check, remember_user
-from bot.i18n import LANGUAGES, Translator
+from bot.i18n import Translator
+from bot.outcome import Refusal
 from bot.render import messages
-from bot.render.reasons import Refusal, refusal_text
+from bot.render.reasons import refusal_text
 from bot.render.rules_text import rules_text
+from bot.taps import Target, decode_deep_link
 from bot.telegram_io import markup
 from engine.settings import PRESETS, Settings
 from storage import GameStatus
@@ -42,7 +43,7 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         chat.id, chat.type, chat.title, user.id, display_name(update), preset
     )
     tr = await translator_for(update, context)
-    if out.refusal == "table_exists" and out.game_id is not None:
+    if out.refusal is Refusal.TABLE_EXISTS and out.game_id is not None:
         table = await data.service.load(out.game_id)
         reply_to = table.row.table_message_id if table is not None else None
         rendered = messages.table_already_open(
@@ -51,7 +52,7 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         await data.presenter.messenger.send(
             chat.id,
             rendered.text,
-            markup(rendered.keyboard, "t", out.game_id, 0),
+            markup(rendered.keyboard, out.game_id, 0),
             reply_to=reply_to or message.message_id,
         )
         return
@@ -87,13 +88,13 @@ async def cmd_start(update: Update, context: Context) -> None:
     link = decode_deep_link(context.args[0] if context.args else None)
     if link is not None and link.kind == "j":
         out = await data.service.join_link(link, user.id)
-        if not out.ok:
-            await data.presenter.messenger.send(chat.id, refusal_text(tr, out.refusal or ""))
+        if isinstance(out.refusal, Refusal):
+            await data.presenter.messenger.send(chat.id, refusal_text(tr, out.refusal))
             return
         table = await data.service.load(link.game_id)
         seat = table.seat_of(user.id) if table is not None else None
         if table is not None and seat is not None:
-            title = await data.presenter.title(table)
+            title = (await data.service.view_of(table)).title
             await data.presenter.messenger.send(chat.id, messages.seated_via_link(tr, seat, title))
         await data.driver.submit(out)
         return
@@ -113,7 +114,7 @@ async def _about_table(context: Context, game_id: int, user_id: int, tr: Transla
     if table is None or table.is_private:
         return None
     seat = table.seat_of(user_id)
-    title = await data.presenter.title(table)
+    title = (await data.service.view_of(table)).title
     if table.row.status is GameStatus.LOBBY:
         return messages.private_chat_open(tr, title, seated=seat is not None)
     if not table.is_open:
@@ -139,8 +140,8 @@ async def cmd_score(update: Update, context: Context) -> None:
         return
     for table in tables:
         viewer = table.seat_of(user.id) if user is not None and private else None
-        text = await data.presenter.score(table, tr, viewer)
-        title = await data.presenter.title(table)
+        text = data.presenter.score(table, tr, viewer)
+        title = (await data.service.view_of(table)).title
         if private and title:
             text = f"<b>{html.escape(title)}</b>\n{text}"
         await data.presenter.messenger.send(chat.id, text, reply_to=message.message_id)
@@ -165,7 +166,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
     await data.presenter.messenger.send(
         chat.id,
         rendered.text,
-        markup(rendered.keyboard, "s", table.game_id, table.version),
+        markup(rendered.keyboard, table.game_id, table.version),
         reply_to=message.message_id,
     )
 
@@ -180,23 +181,9 @@ async def cmd_language(update: Update, context: Context) -> None:
     if group and not await is_admin_check(update, context)():
         await message.reply_text(refusal_text(tr, Refusal.ADMIN_ONLY))
         return
-    rendered = messages.language_prompt(tr, tr.language)
-    target = "c" if group else "u"
-    rows = [
-        [
-            InlineKeyboardButton(
-                b.label,
-                callback_data=LanguageCallback(
-                    target,
-                    b.action.split(":")[-1] if b.action.split(":")[-1] in LANGUAGES else "en",
-                ).encode(),
-            )
-            for b in row
-        ]
-        for row in rendered.keyboard
-    ]
+    rendered = messages.language_prompt(tr, Target.CHAT if group else Target.USER, tr.language)
     await context.app_data.presenter.messenger.send(
-        chat.id, rendered.text, InlineKeyboardMarkup(rows), reply_to=message.message_id
+        chat.id, rendered.text, markup(rendered.keyboard, 0, 0), reply_to=message.message_id
     )
 
 

@@ -23,7 +23,7 @@ from bot.render.announce import describe_event
 from bot.render.common import Button, Keyboard, Player, Rendered
 from bot.render.hand import render_hand
 from bot.render.lobby import Lobby, render_lobby
-from bot.render.reasons import Refusal, explain, refusal_text
+from bot.render.reasons import explain, refusal_text, tap_answer
 from bot.render.rules_text import rules_text
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
@@ -33,7 +33,6 @@ __all__ = [
     "Keyboard",
     "Lobby",
     "Player",
-    "Refusal",
     "Rendered",
     "describe_event",
     "explain",
@@ -44,4 +43,5 @@ __all__ = [
     "render_table",
     "round_summary",
     "rules_text",
+    "tap_answer",
 ]

@@ -1,10 +1,10 @@
 """The bidding in words and the labels of action buttons (``rules.md`` §3, §5.5, §9.3–9.7).
 
-Action tokens are the engine's notation without the seat (``Action.notation(False)``):
-``"choose:H"``, ``"pass"``, ``"accept"``, ``"kleintje:D"``, ``"beter"``, ``"roem"``,
-``"contra"``, ``"re"``, ``"declare:8H-9H-10H"``, ``"bella:KH"``, ``"play:JH"``, and the bot's
-own ``"declare:all"`` (:data:`DECLARE_ALL`), which the service expands into every declaration
-the player may make.
+Action buttons carry a :class:`bot.taps.Move`: the engine's notation without the seat
+(``Action.notation(False)``): ``"choose:H"``, ``"pass"``, ``"accept"``, ``"kleintje:D"``,
+``"beter"``, ``"roem"``, ``"contra"``, ``"re"``, ``"declare:8H-9H-10H"``, ``"bella:KH"``,
+``"play:JH"``, and the bot's own :data:`bot.taps.DECLARE_ALL`, which the service expands into
+every declaration the player may make.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from bot.i18n import Translator
 from bot.render.cards import card_label, rank_letter, suit_label, suit_symbol
 from bot.render.common import Button, Player, labelled, mention_html, player_html
+from bot.taps import DECLARE_ALL, Move
 from engine.actions import (
     Accept,
     Action,
@@ -32,9 +33,6 @@ from engine.cards import SUITS, Card, Seat, Suit
 from engine.observe import Observation
 from engine.round import Phase
 from engine.settings import TrumpSelection
-
-DECLARE_ALL = "declare:all"
-"""The token of the "declare all" convenience button (not an engine action)."""
 
 
 def bid_text(tr: Translator, action: Action, *, klammern: bool = False) -> str:
@@ -109,12 +107,12 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
         label = card_label(tr, action.card)
     else:
         label = token
-    return Button(label, token)
+    return Button(label, Move(token))
 
 
 def declare_all_button(tr: Translator) -> Button:
     """ "Alles melden" → ``declare:all`` (Klammern, §9.5: every sequence at once)."""
-    return Button("📣 " + tr.gettext("Declare all"), DECLARE_ALL)
+    return Button("📣 " + tr.gettext("Declare all"), Move(DECLARE_ALL))
 
 
 def bid_history_html(tr: Translator, obs: Observation, players: Sequence[Player]) -> str:

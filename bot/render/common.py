@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.i18n import Translator
+from bot.taps import Payload, PickLanguage
 from engine.cards import Seat, Team
 
 T = TypeVar("T")
@@ -27,13 +28,13 @@ class Button:
 
     Attributes:
         label: the text on the button (plain text, not HTML).
-        action: an abstract action token (e.g. ``"play:JH"``, ``"sit:2"``) that the bot
-            encodes into callback data; empty for a URL button.
+        action: what a tap does (a :mod:`bot.taps` payload such as ``Move("play:JH")`` or
+            ``Sit(2)``), which the bot encodes into callback data; None for a URL button.
         url: for a link button (deep link into the private chat, a message link), else None.
     """
 
     label: str
-    action: str = ""
+    action: Payload | PickLanguage | None = None
     url: str | None = None
 
 

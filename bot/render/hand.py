@@ -37,6 +37,7 @@ from bot.render.common import (
 from bot.render.klammern import hand_prompts, klammern_lines
 from bot.render.presets import game_name
 from bot.render.table import last_trick_html, round_text, trump_html
+from bot.taps import Move
 from engine.actions import Accept, Bella, Beter, ClaimRoem, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import Card
 from engine.observe import Observation
@@ -70,7 +71,7 @@ def card_rows(tr: Translator, obs: Observation) -> Keyboard:
         label = card_label(tr, c)
         if legal is not None and c not in legal:
             label = illegal_label(label)
-        buttons.append(Button(label, f"play:{c}"))
+        buttons.append(Button(label, Move(f"play:{c}")))
     return chunk(buttons, ROW_WIDTH)
 
 

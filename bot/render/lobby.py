@@ -35,6 +35,7 @@ from bot.render.presets import (
     settings_summary,
     timeout_text,
 )
+from bot.taps import Cancel, ComputerSeat, Leave, NextSetting, Setting, Sit, Start
 from engine.cards import Seat
 from engine.settings import Settings, Variant
 
@@ -124,7 +125,7 @@ def seat_button(tr: Translator, lobby: Lobby, seat: Seat) -> Button:
         who = shorten(player_name(tr, _players(lobby), seat), SEAT_LABEL_LIMIT)
         if occupant.computer:
             who = "🤖"
-    return Button(labelled(tr, seat_name(tr, seat), who), f"sit:{int(seat)}")
+    return Button(labelled(tr, seat_name(tr, seat), who), Sit(int(seat)))
 
 
 def lobby_keyboard(
@@ -139,28 +140,30 @@ def lobby_keyboard(
     ]
     rows.append(
         (
-            Button("🤖 " + tr.gettext("Add computer"), "bot:add"),
-            Button("🤖 " + tr.gettext("Remove computer"), "bot:remove"),
+            Button("🤖 " + tr.gettext("Add computer"), ComputerSeat(True)),
+            Button("🤖 " + tr.gettext("Remove computer"), ComputerSeat(False)),
         )
     )
-    rows.append((Button("🚪 " + tr.gettext("Leave seat"), "leave"),))
-    settings_row = [Button("⚙️ " + preset_name(tr, s.preset), "preset:next")]
+    rows.append((Button("🚪 " + tr.gettext("Leave seat"), Leave()),))
+    settings_row = [Button("⚙️ " + preset_name(tr, s.preset), NextSetting(Setting.PRESET))]
     if s.variant is Variant.KLAVERJASSEN:
         settings_row.append(
             Button(
-                tr.ngettext("{n} round", "{n} rounds", s.rounds).format(n=s.rounds), "rounds:toggle"
+                tr.ngettext("{n} round", "{n} rounds", s.rounds).format(n=s.rounds),
+                NextSetting(Setting.ROUNDS),
             )
         )
     else:
-        settings_row.append(Button("🎯 " + rounds_text(tr, s), "rounds:toggle"))
-    settings_row.append(Button("⏱ " + timeout_text(tr, lobby.turn_timeout), "timeout:next"))
+        settings_row.append(Button("🎯 " + rounds_text(tr, s), NextSetting(Setting.ROUNDS)))
+    timeout = timeout_text(tr, lobby.turn_timeout)
+    settings_row.append(Button("⏱ " + timeout, NextSetting(Setting.TIMEOUT)))
     rows.append(tuple(settings_row))
     if s.variant is Variant.KLAMMERN:
-        rows.append((Button("📣 " + declaring_text(tr, s), "auto_declare:toggle"),))
+        rows.append((Button("📣 " + declaring_text(tr, s), NextSetting(Setting.AUTO_DECLARE)),))
     rows.append(
         (
-            Button("▶️ " + tr.gettext("Start"), "start"),
-            Button("✖️ " + tr.gettext("Cancel"), "cancel"),
+            Button("▶️ " + tr.gettext("Start"), Start()),
+            Button("✖️ " + tr.gettext("Cancel"), Cancel()),
         )
     )
     if private_chat_url:

@@ -1,9 +1,9 @@
 """Every other text the bot sends: help, command menus, language picker, stop confirmation,
 game start / stop / end, turn reminders, computer take-overs, private-chat problems.
 
-HTML unless a docstring says plain. Action tokens of the keyboards here: ``"lang:<code>"``,
-``"stop:yes"`` / ``"stop:no"``, ``"handover"``, ``"handover:yes"`` / ``"handover:no"``,
-``"reclaim:<seat>"`` (take back the seat a computer plays for you).
+HTML unless a docstring says plain. The buttons here carry :mod:`bot.taps` payloads:
+:class:`~bot.taps.PickLanguage`, :class:`~bot.taps.ConfirmStop`, :class:`~bot.taps.Handover`,
+:class:`~bot.taps.Reclaim` (take back the seat a computer plays for you).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from bot.render.common import (
 from bot.render.presets import game_name, preset_name, rounds_text, settings_summary
 from bot.render.sheet import winner_html
 from bot.render.sheet_klammern import klammern_winner_html
+from bot.taps import ConfirmStop, Handover, HandoverStep, PickLanguage, Reclaim, Target
 from engine.cards import Card, Seat, Team
 from engine.settings import Settings
 
@@ -92,13 +93,13 @@ def help_text(tr: Translator) -> str:
     return "\n".join(lines)
 
 
-def language_prompt(tr: Translator, current: str | None = None) -> Rendered:
-    """The ``/language`` picker: a question and one button per language (``"lang:<code>"``),
-    the current one ticked."""
+def language_prompt(tr: Translator, target: Target, current: str | None = None) -> Rendered:
+    """The ``/language`` picker: a question and one button per language for ``target`` (the
+    chat or the user), the current one ticked."""
     buttons = [
         Button(
             f"{'✓ ' if code == current else ''}{LANGUAGE_FLAGS[code]} {LANGUAGE_NAMES[code]}",
-            f"lang:{code}",
+            PickLanguage(target, code),
         )
         for code in LANGUAGES
     ]
@@ -116,8 +117,8 @@ def stop_confirm(tr: Translator) -> Rendered:
         "⚠️ " + tr.gettext("Stop this game? The score so far is kept, the game cannot go on."),
         (
             (
-                Button(tr.gettext("Yes, stop"), "stop:yes"),
-                Button(tr.gettext("No, play on"), "stop:no"),
+                Button(tr.gettext("Yes, stop"), ConfirmStop(True)),
+                Button(tr.gettext("No, play on"), ConfirmStop(False)),
             ),
         ),
     )
@@ -303,7 +304,7 @@ def computer_played(
 
 def handover_button(tr: Translator) -> Button:
     """A button for the hand keyboard: give one's seat to a computer (``handover``)."""
-    return Button("🤖 " + tr.gettext("Let the computer play for me"), "handover")
+    return Button("🤖 " + tr.gettext("Let the computer play for me"), Handover(HandoverStep.ASK))
 
 
 def handover_confirm(tr: Translator) -> Rendered:
@@ -312,8 +313,8 @@ def handover_confirm(tr: Translator) -> Rendered:
         tr.gettext("Hand your seat to a computer player? You can take it back later."),
         (
             (
-                Button(tr.gettext("Yes, hand it over"), "handover:yes"),
-                Button(tr.gettext("No, I play on"), "handover:no"),
+                Button(tr.gettext("Yes, hand it over"), Handover(HandoverStep.YES)),
+                Button(tr.gettext("No, I play on"), Handover(HandoverStep.NO)),
             ),
         ),
     )
@@ -336,7 +337,7 @@ def seat_taken_over(tr: Translator, name: str, seat: Seat) -> str:
 
 def reclaim_button(tr: Translator, seat: Seat) -> Button:
     """The former player's way back: "Take my seat back" (``reclaim:<seat>``)."""
-    return Button("↩️ " + tr.gettext("Take my seat back"), f"reclaim:{int(seat)}")
+    return Button("↩️ " + tr.gettext("Take my seat back"), Reclaim(int(seat)))
 
 
 def reclaim_offer(tr: Translator, seat: Seat, table_title: str) -> str:
@@ -401,6 +402,14 @@ def something_went_wrong(tr: Translator) -> str:
 def ack_seated(tr: Translator, seat: Seat) -> str:
     """Callback answer: "Je zit Noord." (plain)."""
     return tr.gettext("You sit {seat}.").format(seat=seat_name(tr, seat))
+
+
+def ack_moved(tr: Translator, old: Seat, new: Seat) -> str:
+    """Callback answer after changing seats in the lobby: "Je zat Noord, nu West." (plain,
+    issue 9 item 8)."""
+    return tr.gettext("You moved from {old} to {new}.").format(
+        old=seat_name(tr, old), new=seat_name(tr, new)
+    )
 
 
 def ack_left(tr: Translator) -> str:

@@ -9,10 +9,11 @@ most :data:`ALERT_LIMIT` characters (Telegram's limit for ``answerCallbackQuery`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from enum import StrEnum
 from typing import Any
 
 from bot.i18n import Translator
+from bot.outcome import Refusal, Toast
+from bot.render import messages
 from bot.render.bids import declaration_label
 from bot.render.cards import card_label, suit_label
 from bot.render.common import Player, player_name, shorten
@@ -64,12 +65,14 @@ def _wrong_phase(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | Non
 
 
 def _not_your_turn(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
+    """Names who is to act and what they do: bid (choose trump) or play (issue 9 item 9)."""
     seat = _seat(d, "to_act")
     if seat is None or p is None:
         return tr.gettext("It is not your turn.")
-    return tr.gettext("It is not your turn: {name} is to play.").format(
-        name=player_name(tr, p, seat)
-    )
+    name = player_name(tr, p, seat)
+    if d.get("phase") == "bidding":
+        return tr.gettext("It is not your turn: {name} is bidding for trump.").format(name=name)
+    return tr.gettext("It is not your turn: {name} is to play.").format(name=name)
 
 
 def _not_in_hand(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
@@ -299,36 +302,40 @@ def explain(
     return shorten(text, ALERT_LIMIT)
 
 
-class Refusal(StrEnum):
-    """The bot's own refusals (not rules of the game), each with a translated alert."""
-
-    STALE_BUTTON = "stale_button"
-    MALFORMED = "malformed"
-    NOT_YOUR_HAND = "not_your_hand"
-    NOT_IN_GAME = "not_in_game"
-    SEAT_TAKEN = "seat_taken"
-    ALREADY_SEATED = "already_seated"
-    NOT_SEATED = "not_seated"
-    TABLE_FULL = "table_full"
-    NO_COMPUTER_TO_REMOVE = "no_computer_to_remove"
-    NEED_FOUR_PLAYERS = "need_four_players"
-    CREATOR_OR_ADMIN_ONLY = "creator_or_admin_only"
-    ADMIN_ONLY = "admin_only"
-    GAME_NOT_FOUND = "game_not_found"
-    GAME_FINISHED = "game_finished"
-    GAME_ALREADY_STARTED = "game_already_started"
-    NO_TABLE_HERE = "no_table_here"
-    START_PRIVATE_FIRST = "start_private_first"
-    BUSY = "busy"
-    GROUPS_ONLY = "groups_only"
-    UNKNOWN_LANGUAGE = "unknown_language"
-    NOT_YOUR_SEAT = "not_your_seat"
+def tap_answer(
+    tr: Translator,
+    refusal: Refusal | Reason | None,
+    toast: Toast | None,
+    details: Mapping[str, Any],
+    players: Sequence[Player] | None = None,
+) -> str | None:
+    """The callback answer of a tap (plain, ≤ :data:`ALERT_LIMIT`): why it was refused (shown
+    as an alert), else its toast, else None (nothing to say)."""
+    if isinstance(refusal, Refusal):
+        return refusal_text(tr, refusal)
+    if refusal is not None:
+        return explain(tr, refusal, details, players)
+    if toast is None:
+        return None
+    return shorten(_toast(tr, toast, details), ALERT_LIMIT)
 
 
-def refusal_text(tr: Translator, refusal: Refusal | str) -> str:
-    """The alert for one of the bot's own refusals (plain text, ≤ :data:`ALERT_LIMIT`).
+def _toast(tr: Translator, toast: Toast, d: Mapping[str, Any]) -> str:
+    seat = _seat(d, "seat") or Seat.NORTH
+    if toast is Toast.SEATED:
+        return messages.ack_seated(tr, seat)
+    if toast is Toast.MOVED:
+        return messages.ack_moved(tr, _seat(d, "old") or Seat.NORTH, seat)
+    if toast is Toast.LEFT:
+        return messages.ack_left(tr)
+    if toast is Toast.ALREADY_SEATED:
+        return refusal_text(tr, Refusal.ALREADY_SEATED)
+    return messages.ack_reclaimed(tr)
 
-    Unknown codes get a generic text, never an error."""
+
+def refusal_text(tr: Translator, refusal: Refusal) -> str:
+    """The alert for one of the bot's own refusals (plain text, ≤ :data:`ALERT_LIMIT`); every
+    member of :class:`~bot.outcome.Refusal` has one (a test checks it in every language)."""
     texts = {
         Refusal.STALE_BUTTON: tr.gettext("This button is out of date."),
         Refusal.MALFORMED: tr.gettext("I do not understand this button."),
@@ -352,16 +359,14 @@ def refusal_text(tr: Translator, refusal: Refusal | str) -> str:
         Refusal.NO_TABLE_HERE: tr.gettext(
             "There is no table in this chat. Open one with /klaverjas."
         ),
-        Refusal.START_PRIVATE_FIRST: tr.gettext(
-            "Start a private chat with me first, then tap again."
-        ),
-        Refusal.BUSY: tr.gettext("One moment, I am still busy with the previous move."),
-        Refusal.GROUPS_ONLY: tr.gettext("This only works in a group."),
         Refusal.UNKNOWN_LANGUAGE: tr.gettext("I do not know that language."),
         Refusal.NOT_YOUR_SEAT: tr.gettext("You cannot take this seat back."),
+        Refusal.TABLE_EXISTS: tr.gettext("This chat already has a table."),
+        Refusal.ANONYMOUS_CANNOT_SIT: tr.gettext(
+            "Anonymous admins cannot take a seat: write as yourself to play."
+        ),
+        Refusal.NOT_THIS_MESSAGE: tr.gettext(
+            "This button belongs to another message: use the newest one."
+        ),
     }
-    try:
-        code = Refusal(refusal)
-    except ValueError:
-        return tr.gettext("That is not possible now.")
-    return shorten(texts[code], ALERT_LIMIT)
+    return shorten(texts[refusal], ALERT_LIMIT)

@@ -18,10 +18,20 @@ from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
+from bot.taps import ConfirmStop, Handover, LobbyPayload, Move, Reclaim, Tap, decode
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.model import Button, FakeChat, FakeMessage
 
 ACTION = re.compile(r"^a(\d+)\.(\d+)\.(.+)$")
+
+
+def lobby_payload(token: str) -> LobbyPayload:
+    """The lobby tap of a wire token (``sit:0``, ``start``, ``preset:next``...), for tests
+    that call the service directly."""
+    tap = decode(f"l1.1.{token}")
+    assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim)
+    assert not isinstance(tap.payload, ConfirmStop)
+    return tap.payload
 
 
 def make_app(

@@ -9,7 +9,8 @@ import random
 from pathlib import Path
 
 from bot.i18n import get_translator
-from bot.render.reasons import Refusal, refusal_text
+from bot.outcome import Refusal
+from bot.render.reasons import refusal_text
 from storage import Game, GameStatus, SeatKind, open_repository
 from tests.fakebot import BotRunner, FakeBotApi, SimUser, run_polling
 from tests.fakebot.model import FakeChat, FakeMessage

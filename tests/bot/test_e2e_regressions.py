@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from bot.context import BotData
+from bot.taps import Move
 from storage import GameStatus, open_repository
 from tests.fakebot import FakeBotApi, run_polling
 
@@ -150,7 +151,7 @@ async def test_a_restart_redraws_a_move_that_was_saved_but_not_shown(
         assert loaded is not None and loaded.state is not None
         seat = loaded.state.to_act
         assert seat is not None
-        out = await data.service.act(1, loaded.version, users[seat].id, "choose:H")
+        out = await data.service.act(1, loaded.version, users[seat].id, Move("choose:H"))
         assert out.ok  # saved, never shown: the process "dies" here
         after = await data.service.load(1)
         assert after is not None and after.state is not None and after.state.to_act is not None

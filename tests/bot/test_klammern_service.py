@@ -14,6 +14,7 @@ from bot.admin import export
 from bot.computer import ComputerPlayers
 from bot.service import GameService, awaited_seats
 from bot.tables import Table
+from bot.taps import Move
 from engine.actions import Accept, Contra, Declare, Pass, Re
 from engine.cards import Seat
 from engine.game import GameState
@@ -21,6 +22,7 @@ from engine.klammern import runs
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.settings import Settings
 from storage import open_repository
+from tests.bot.helpers import lobby_payload
 
 HUMAN = 1
 SEAT = Seat.SOUTH
@@ -62,7 +64,7 @@ async def _table(
     async def lobby(action: str) -> None:
         table = await svc.load(gid)
         assert table is not None
-        done = await svc.lobby_action(gid, table.version, HUMAN, action, _yes)
+        done = await svc.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
         assert done.ok, done.refusal
 
     await lobby(f"sit:{int(SEAT)}")
@@ -89,7 +91,7 @@ async def _load(svc: GameService, gid: int) -> tuple[Table, GameState]:
 
 async def _tap(svc: GameService, gid: int, token: str) -> None:
     table, _ = await _load(svc, gid)
-    out = await svc.act(gid, table.version, HUMAN, token)
+    out = await svc.act(gid, table.version, HUMAN, Move(token))
     assert out.ok, (token, out.refusal, out.details)
     await svc.run_computers(gid)
 
@@ -214,7 +216,7 @@ async def test_declare_all_declares_every_sequence(tmp_path: Path, clock: Clock)
         assert list(new) == declares
         assert not [a for a in after.legal_actions(SEAT) if isinstance(a, Declare)]
         table, _ = await _load(svc, gid)
-        refused = await svc.act(gid, table.version, HUMAN, "declare:all")
+        refused = await svc.act(gid, table.version, HUMAN, Move("declare:all"))
         assert refused.refusal == "not_allowed" and refused.details == {"action": "declare"}
 
 
@@ -262,7 +264,9 @@ async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
         async def tap(action: str) -> Settings:
             table = await svc.load(gid)
             assert table is not None
-            assert (await svc.lobby_action(gid, table.version, HUMAN, action, _yes)).ok
+            assert (
+                await svc.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
+            ).ok
             table = await svc.load(gid)
             assert table is not None
             return table.settings.rules
@@ -306,7 +310,7 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
         async def lobby(uid: int, action: str) -> None:
             t = await svc.load(gid)
             assert t is not None
-            assert (await svc.lobby_action(gid, t.version, uid, action, _yes)).ok
+            assert (await svc.lobby_action(gid, t.version, uid, lobby_payload(action), _yes)).ok
 
         for uid, action in ((anna, "sit:0"), (bert, "sit:2"), (anna, "bot:add"), (anna, "bot:add")):
             await lobby(uid, action)
@@ -324,7 +328,7 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
                 table = t
                 break
             if waiting:
-                assert (await svc.act(gid, t.version, uids[int(waiting[0])], "pass")).ok
+                assert (await svc.act(gid, t.version, uids[int(waiting[0])], Move("pass"))).ok
                 await svc.run_computers(gid)
                 continue
             to_act = t.state.to_act
@@ -334,7 +338,7 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
                 act = next((a for a in legal if a.kind == "play"), None)
                 act = act or next((a for a in legal if a.kind == "pass"), legal[0])
                 token = act.notation(with_seat=False)
-                assert (await svc.act(gid, t.version, uids[int(to_act)], token)).ok
+                assert (await svc.act(gid, t.version, uids[int(to_act)], Move(token))).ok
             await svc.run_computers(gid)
         assert table is not None and table.row.timer is not None, "seed 1 reaches the position"
         timed = table.row.timer.seat

@@ -6,14 +6,17 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.computer import ComputerPlayers
-from bot.service import GameService, _snapshot
+from bot.service import GameService, snapshot
 from bot.tables import TableSettings
+from bot.taps import Move
 from engine.record import replay_actions
 from storage import GameStatus, Repository, open_repository
+from tests.bot.helpers import lobby_payload
 
 GROUP = -100
 
@@ -62,24 +65,31 @@ async def test_one_table_per_chat_and_seating_rules(service: GameService) -> Non
     table = await service.load(gid)
     assert table is not None
     v = table.version
-    seated = await service.lobby_action(gid, v, 1, "sit:0", _no)
+    seated = await service.lobby_action(gid, v, 1, lobby_payload("sit:0"), _no)
     assert seated.ok and seated.toast == "seated"
     # A group fills a table in a rush: seat taps are judged on the table as it is now.
-    rush = await service.lobby_action(gid, v, 2, "sit:1", _no)
+    rush = await service.lobby_action(gid, v, 2, lobby_payload("sit:1"), _no)
     assert rush.ok and rush.toast == "seated"
-    taken = await service.lobby_action(gid, v, 2, "sit:0", _no)
+    taken = await service.lobby_action(gid, v, 2, lobby_payload("sit:0"), _no)
     assert taken.refusal == "seat_taken"
-    link = await service.lobby_action(gid, v, 3, "sit:2", _no)
+    link = await service.lobby_action(gid, v, 3, lobby_payload("sit:2"), _no)
     assert link.url == f"j{gid}_2" and link.ok  # never started the bot: a deep link
     v += 2
-    assert (await service.lobby_action(gid, v - 1, 1, "start", _no)).refusal == "stale_button"
-    assert (await service.lobby_action(gid, v, 3, "start", _no)).refusal == "not_in_game"
-    assert (await service.lobby_action(gid, v, 1, "start", _no)).refusal == "need_four_players"
-    assert (await service.lobby_action(gid, v, 3, "preset:next", _no)).refusal == (
+    assert (
+        await service.lobby_action(gid, v - 1, 1, lobby_payload("start"), _no)
+    ).refusal == "stale_button"
+    assert (
+        await service.lobby_action(gid, v, 3, lobby_payload("start"), _no)
+    ).refusal == "not_in_game"
+    assert (
+        await service.lobby_action(gid, v, 1, lobby_payload("start"), _no)
+    ).refusal == "need_four_players"
+    assert (await service.lobby_action(gid, v, 3, lobby_payload("preset:next"), _no)).refusal == (
         "creator_or_admin_only"
     )
-    assert (await service.lobby_action(gid, v, 3, "preset:next", _yes)).ok  # an admin may
-    assert (await service.lobby_action(gid, v + 1, 1, "nonsense", _no)).refusal == "malformed"
+    assert (
+        await service.lobby_action(gid, v, 3, lobby_payload("preset:next"), _yes)
+    ).ok  # an admin may
 
 
 async def test_play_refusals_versions_and_snapshot(service: GameService) -> None:
@@ -89,10 +99,14 @@ async def test_play_refusals_versions_and_snapshot(service: GameService) -> None
     for uid in (1, 2, 3, 4):
         table = await service.load(gid)
         assert table is not None
-        assert (await service.lobby_action(gid, table.version, uid, f"sit:{uid - 1}", _no)).ok
+        assert (
+            await service.lobby_action(
+                gid, table.version, uid, lobby_payload(f"sit:{uid - 1}"), _no
+            )
+        ).ok
     table = await service.load(gid)
     assert table is not None
-    started = await service.lobby_action(gid, table.version, 1, "start", _no)
+    started = await service.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)
     assert started.ok and started.started
     table = await service.load(gid)
     assert table is not None and table.state is not None
@@ -100,20 +114,20 @@ async def test_play_refusals_versions_and_snapshot(service: GameService) -> None
     assert to_act is not None
     user = to_act + 1
     other = (to_act + 1) % 4 + 1
-    assert (await service.act(gid, table.version, 99, "pass")).refusal == "not_in_game"
-    wrong = await service.act(gid, table.version, other, "pass")
+    assert (await service.act(gid, table.version, 99, Move("pass"))).refusal == "not_in_game"
+    wrong = await service.act(gid, table.version, other, Move("pass"))
     assert wrong.refusal == "not_your_turn"
-    assert (await service.act(gid, table.version, user, "play:AS")).refusal == "wrong_phase"
-    assert (await service.act(gid, table.version, user, "fly:away")).refusal == "malformed"
-    ok = await service.act(gid, table.version, user, "choose:H")
+    assert (await service.act(gid, table.version, user, Move("play:AS"))).refusal == "wrong_phase"
+    assert (await service.act(gid, table.version, user, Move("fly:away"))).refusal == "malformed"
+    ok = await service.act(gid, table.version, user, Move("choose:H"))
     assert ok.ok and ok.changed
-    double = await service.act(gid, table.version, user, "choose:H")
+    double = await service.act(gid, table.version, user, Move("choose:H"))
     assert double.refusal in ("stale_button", "not_your_turn")
     row = await service.repo.get_game(gid, with_actions=True)
     assert row is not None and row.actions is not None and row.snapshot is not None
     settings = TableSettings.from_json(row.settings)
     replayed = replay_actions(settings.rules, row.seed, row.actions)
-    assert json.loads(row.snapshot) == _snapshot(replayed)
+    assert json.loads(row.snapshot) == snapshot(replayed)
     assert row.version == table.version + 1
 
 
@@ -145,14 +159,16 @@ async def _group_game(svc: GameService, humans: int) -> int:
     for uid in range(1, humans + 1):
         table = await svc.load(gid)
         assert table is not None
-        assert (await svc.lobby_action(gid, table.version, uid, f"sit:{uid - 1}", _no)).ok
+        assert (
+            await svc.lobby_action(gid, table.version, uid, lobby_payload(f"sit:{uid - 1}"), _no)
+        ).ok
     for _ in range(4 - humans):
         table = await svc.load(gid)
         assert table is not None
-        assert (await svc.lobby_action(gid, table.version, 1, "bot:add", _no)).ok
+        assert (await svc.lobby_action(gid, table.version, 1, lobby_payload("bot:add"), _no)).ok
     table = await svc.load(gid)
     assert table is not None
-    assert (await svc.lobby_action(gid, table.version, 1, "start", _no)).started
+    assert (await svc.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)).started
     await svc.run_computers(gid)
     return gid
 
@@ -175,7 +191,7 @@ async def test_a_timer_that_fires_after_the_player_acted_does_nothing() -> None:
         assert seat is not None and table.row.timer.seat == seat
         now[0] = table.row.timer.deadline_at + 1
         legal = table.state.legal_actions()[0].notation(with_seat=False)
-        assert (await svc.act(gid, table.version, seat + 1, legal)).ok
+        assert (await svc.act(gid, table.version, seat + 1, Move(legal))).ok
         late = await svc.timer_fired(gid, table.version)
         assert not late.changed and not late.notices
         after = await svc.load(gid)
@@ -220,3 +236,41 @@ async def test_klaverjas_with_a_preset_name_picks_those_rules(service: GameServi
     lobby = await service.open_table(GROUP - 1, "group", "Club", 7, "user7", "nonsense")
     table = await service.load(lobby.game_id or 0)
     assert table is not None and table.settings.rules.preset == "amsterdam"
+
+
+async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
+    """Issue 9: the "three timeouts in a row" count is stored with the game; a restart between
+    the second and the third timeout still gives the seat to a computer on the third."""
+    now = [1000.0]
+    db = tmp_path / "bot.sqlite3"
+
+    def service(repo: Repository) -> GameService:
+        return GameService(
+            repo, ComputerPlayers("random", 0), default_timeout=60, clock=lambda: now[0],
+            seeds=lambda: 12,
+        )  # fmt: skip
+
+    async def time_out(svc: GameService, gid: int) -> list[str]:
+        table = await svc.load(gid)
+        assert table is not None and table.row.timer is not None
+        now[0] = table.row.timer.deadline_at + 1
+        return [n.kind for n in (await svc.timer_fired(gid, table.version)).notices]
+
+    repo = await open_repository(db)
+    svc = service(repo)
+    gid = await _group_game(svc, 1)
+    first = [await time_out(svc, gid), await time_out(svc, gid)]
+    await repo.close()
+    repo = await open_repository(db)  # the restart: a new process knows only the database
+    try:
+        svc = service(repo)
+        await svc.resume()
+        table = await svc.load(gid)
+        assert table is not None and table.row.timer is not None
+        seat = table.row.timer.seat
+        assert table.row.seats[seat].timeouts == 2
+        assert [*first, await time_out(svc, gid)] == [["timeout"], ["timeout"], ["absent"]]
+        table = await svc.load(gid)
+        assert table is not None and table.row.seats[seat].kind.value == "computer"
+    finally:
+        await repo.close()

@@ -14,7 +14,8 @@ from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, LOCALES_DIR, po_path
-from bot.render.common import Player
+from bot.render.common import Button, Player
+from bot.taps import PickLanguage, token
 from engine.game import GameState
 from engine.settings import PRESETS, Settings
 
@@ -167,3 +168,10 @@ def untranslated(text: str, lang: str) -> list[str]:
     """English fragments found in rendered ``text`` of a translated language."""
     shown = visible_text(text)
     return sorted(f for f in english_fragments(lang) if f in shown)
+
+
+def tok(button: Button) -> str:
+    """The wire token of a button's tap (``sit:2``, ``play:JH``, ``lang:nl``; "" for a link)."""
+    if isinstance(button.action, PickLanguage):
+        return f"lang:{button.action.language}"
+    return token(button.action) if button.action is not None else ""

@@ -13,6 +13,7 @@ from bot.render.common import Player, Rendered
 from bot.render.lobby import Lobby, deep_link_keyboard, render_lobby
 from bot.render.rules_text import rules_text
 from bot.render.sheet import round_summary
+from bot.taps import Target
 from engine.cards import Seat, Team, card
 from engine.game import SheetRow
 from engine.rules import score_round
@@ -22,6 +23,7 @@ from tests.render.helpers import (
     PLAYERS,
     TRANSLATED,
     check_telegram_html,
+    tok,
     untranslated,
     visible_text,
 )
@@ -65,7 +67,7 @@ def test_lobby_shows_seats_rules_and_abstract_actions(preset: str, lang: str) ->
             _lobby(preset, seats, timeout), tr, private_chat_url="https://t.me/b?start=x"
         )
         _check_rendered(r, lang)
-        actions = [b.action for row in r.keyboard for b in row if b.action]
+        actions = [tok(b) for row in r.keyboard for b in row if b.action]
         assert all(LOBBY_ACTIONS.match(a) for a in actions), actions
         assert {f"sit:{i}" for i in range(4)} <= set(actions)
         assert {"start", "cancel", "leave", "bot:add", "bot:remove", "preset:next"} <= set(actions)
@@ -77,8 +79,8 @@ def test_lobby_shows_seats_rules_and_abstract_actions(preset: str, lang: str) ->
 
 def test_lobby_seats_partners_on_one_row() -> None:
     r = render_lobby(_lobby("amsterdam", [None] * 4), get_translator("nl"))
-    assert [b.action for b in r.keyboard[0]] == ["sit:0", "sit:2"]
-    assert [b.action for b in r.keyboard[1]] == ["sit:1", "sit:3"]
+    assert [tok(b) for b in r.keyboard[0]] == ["sit:0", "sit:2"]
+    assert [tok(b) for b in r.keyboard[1]] == ["sit:1", "sit:3"]
     assert r.keyboard[0][0].label == "Noord: ➕ vrij"
 
 
@@ -155,7 +157,7 @@ def test_every_message_is_valid_translated_html(lang: str) -> None:
     for text in texts:
         _check(text, lang)
     for r in (
-        m.language_prompt(tr, "fr"),
+        m.language_prompt(tr, Target.USER, "fr"),
         m.stop_confirm(tr),
         m.need_private_chat(tr, HOSTILE, "https://t.me/b?start=x"),
         m.table_already_open(tr, "https://t.me/c/1/2"),
@@ -163,14 +165,14 @@ def test_every_message_is_valid_translated_html(lang: str) -> None:
         m.handover_confirm(tr),
     ):
         _check_rendered(r, lang)
-    assert m.handover_button(tr).action == "handover"
-    assert m.reclaim_button(tr, Seat.WEST).action == "reclaim:3"
+    assert tok(m.handover_button(tr)) == "handover"
+    assert tok(m.reclaim_button(tr, Seat.WEST)) == "reclaim:3"
 
 
 def test_language_prompt_offers_every_language_with_the_current_ticked() -> None:
-    r = m.language_prompt(get_translator("de"), "de")
+    r = m.language_prompt(get_translator("de"), Target.CHAT, "de")
     buttons = [b for row in r.keyboard for b in row]
-    assert [b.action for b in buttons] == [f"lang:{code}" for code in LANGUAGES]
+    assert [tok(b) for b in buttons] == [f"lang:{code}" for code in LANGUAGES]
     assert [b for b in buttons if b.label.startswith("✓")] == [buttons[1]]
 
 
@@ -184,7 +186,7 @@ def test_language_confirmation_is_written_in_the_new_language(lang: str, confirm
 
 def test_stop_confirmation_has_yes_and_no() -> None:
     r = m.stop_confirm(get_translator("nl"))
-    assert [b.action for b in r.keyboard[0]] == ["stop:yes", "stop:no"]
+    assert [tok(b) for b in r.keyboard[0]] == ["stop:yes", "stop:no"]
 
 
 def test_turn_reminder_mentions_the_player_and_pluralises() -> None:

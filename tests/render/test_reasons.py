@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from bot.i18n import LANGUAGES, get_translator
+from bot.outcome import Refusal, Toast
 from bot.render.common import Player
-from bot.render.reasons import ALERT_LIMIT, Refusal, explain, refusal_text
+from bot.render.reasons import ALERT_LIMIT, explain, refusal_text, tap_answer
 from engine.actions import Action, Choose, ClaimRoem, Pass, PlayCard
 from engine.cards import Seat, Suit
 from engine.errors import IllegalAction, Reason
@@ -135,7 +136,33 @@ def test_every_bot_refusal_has_a_short_translated_text(lang: str) -> None:
     assert len(set(texts.values())) >= len(texts) - 1  # game_finished == game_over's text
     if lang in TRANSLATED:
         assert not [t for t in texts.values() if untranslated(t, lang)]
-    assert refusal_text(tr, "bogus") == tr.gettext("That is not possible now.")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_toast_has_a_short_translated_text(lang: str) -> None:
+    tr = get_translator(lang)
+    details = {"seat": 3, "old": 0}
+    texts = {t: tap_answer(tr, None, t, details) for t in Toast}
+    assert all(t and 0 < len(t) <= ALERT_LIMIT for t in texts.values())
+    assert len(set(texts.values())) == len(texts)
+    if lang in TRANSLATED:
+        assert not [t for t in texts.values() if t and untranslated(t, lang)]
+
+
+def test_a_seat_change_says_from_where_to_where() -> None:
+    """Issue 9 item 8: moving to another free seat is said, not silent."""
+    text = tap_answer(get_translator("nl"), None, Toast.MOVED, {"seat": 3, "old": 0})
+    assert text == "Je zat op Noord, nu zit je op West."
+
+
+def test_not_your_turn_says_whether_the_other_is_bidding_or_playing() -> None:
+    """Issue 9 item 9: a re-tap while the next forehand chooses trump does not say "to play"."""
+    tr = get_translator("en")
+    players = (Player("Anna"), Player("Bert"), Player("Cas"), Player("Dirk"))
+    bidding = explain(tr, Reason.NOT_YOUR_TURN, {"to_act": 1, "phase": "bidding"}, players)
+    playing = explain(tr, Reason.NOT_YOUR_TURN, {"to_act": 1, "phase": "play"}, players)
+    assert bidding == "It is not your turn: Bert is bidding for trump."
+    assert playing == "It is not your turn: Bert is to play."
 
 
 def test_may_not_undertrump_offers_a_higher_trump_only_when_one_is_legal() -> None:

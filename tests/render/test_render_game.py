@@ -10,12 +10,12 @@ import pytest
 
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.render.announce import describe_event
-from bot.render.bids import DECLARE_ALL
 from bot.render.cards import card_label
 from bot.render.common import Button, esc, seat_name, shorten
 from bot.render.hand import illegal_label, render_hand
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
+from bot.taps import DECLARE_ALL
 from engine.actions import Declare, PlayCard, parse_action
 from engine.cards import CARDS, SEATS, Card, Seat
 from engine.game import GameState
@@ -30,6 +30,7 @@ from tests.render.helpers import (
     finished_game,
     random_states,
     sample_states,
+    tok,
     untranslated,
     visible_text,
 )
@@ -68,7 +69,7 @@ def check_keyboard(keyboard: tuple[tuple[Button, ...], ...]) -> None:
         for b in row:
             assert b.label.strip()
             assert bool(b.action) != bool(b.url)
-            assert len(b.action.encode()) <= 40
+            assert len(tok(b).encode()) <= 40
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -120,7 +121,7 @@ def test_hand_shows_exactly_the_players_cards_and_valid_actions(preset: str, lan
             r = render_hand(obs, PLAYERS, tr, table_title="Klaverjas & <Co>")
             check_text(r.text, lang)
             check_keyboard(r.keyboard)
-            tokens = [b.action for row in r.keyboard for b in row]
+            tokens = [tok(b) for row in r.keyboard for b in row]
             played = [parse_action(t, seat) for t in tokens if t != DECLARE_ALL]
             cards = [a.card for a in played if type(a) is PlayCard]
             assert sorted(cards, key=lambda c: c.index) == list(obs.hand)
@@ -143,9 +144,9 @@ def test_illegal_cards_are_marked_and_legal_cards_are_not(preset: str) -> None:
         legal = {a.card for a in obs.legal if isinstance(a, PlayCard)}
         for row in render_hand(obs, PLAYERS, tr, table_title="").keyboard:
             for b in row:
-                if not b.action.startswith("play:"):
+                if not tok(b).startswith("play:"):
                     continue
-                c = Card.parse(b.action.split(":", 1)[1])
+                c = Card.parse(tok(b).split(":", 1)[1])
                 if c in legal:
                     assert b.label == card_label(tr, c)
                 else:
@@ -159,7 +160,7 @@ def test_hand_marks_no_card_when_it_is_not_the_players_turn() -> None:
     game = next(g for g in random_states("amsterdam", 5) if g.current and g.current.trick)
     seat = next(s for s in SEATS if s != game.to_act)
     r = render_hand(observe(game, seat), PLAYERS, tr, table_title="T")
-    labels = [b.label for row in r.keyboard for b in row if b.action.startswith("play:")]
+    labels = [b.label for row in r.keyboard for b in row if tok(b).startswith("play:")]
     assert labels and not any("·" in label for label in labels)
 
 

@@ -12,13 +12,13 @@ import pytest
 
 from bot.i18n import LANGUAGES, get_translator
 from bot.render.announce import describe_event
-from bot.render.bids import DECLARE_ALL
 from bot.render.hand import render_hand
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.messages import game_over
 from bot.render.reasons import _EXPLAINERS, ALERT_LIMIT, explain
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.table import render_table
+from bot.taps import DECLARE_ALL
 from engine.actions import Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import SEATS, Seat, Team
 from engine.errors import IllegalAction, Reason
@@ -34,6 +34,7 @@ from tests.render.helpers import (
     TRANSLATED,
     check_telegram_html,
     random_states,
+    tok,
     untranslated,
     visible_text,
 )
@@ -137,9 +138,9 @@ def test_table_says_whom_the_computers_wait_for(lang: str) -> None:
     assert "⏳" in text and "👉" not in text.split("⏳")[1]
     hand = render_hand(observe(game, seat), PLAYERS, tr, table_title="T", awaited=True)
     check(hand.text, lang)
-    tokens = [b.action for row in hand.keyboard for b in row]
+    tokens = [tok(b) for row in hand.keyboard for b in row]
     assert "pass" in tokens and ("contra" in tokens or "re" in tokens)
-    no = next(b.label for row in hand.keyboard for b in row if b.action == "pass")
+    no = next(b.label for row in hand.keyboard for b in row if tok(b) == "pass")
     assert no in (tr.gettext("No contra"), tr.gettext("No re"))
 
 
@@ -155,7 +156,7 @@ def test_hand_offers_declarations_declare_all_bella_and_calls(lang: str) -> None
             hand = render_hand(obs, PLAYERS, tr, table_title=HOSTILE)
             check(hand.text, lang)
             buttons = [b for row in hand.keyboard for b in row]
-            tokens = [b.action for b in buttons]
+            tokens = [tok(b) for b in buttons]
             assert all(len(t.encode()) <= 40 for t in tokens)
             declares = [a for a in obs.legal if isinstance(a, Declare)]
             if declares:
@@ -191,7 +192,7 @@ def test_declare_all_is_offered_for_two_sequences() -> None:
         game, _ = game.apply(next((a for a in legal if type(a) is PlayCard), legal[0]))
         assert game.current is not None
     hand = render_hand(observe(game, seat), PLAYERS, tr, table_title="T")
-    labels = {b.action: b.label for row in hand.keyboard for b in row}
+    labels = {tok(b): b.label for row in hand.keyboard for b in row}
     assert labels[DECLARE_ALL] == "📣 Alles melden"
     assert sum(1 for t in labels if t.startswith("declare:") and t != DECLARE_ALL) >= 2
 
@@ -352,7 +353,7 @@ def test_klammern_lobby_toggles_target_and_auto_declare(lang: str) -> None:
     for settings in (KLAMMERN, KLAMMERN.replace(target_big_points=5, auto_declare=True)):
         r = render_lobby(Lobby(settings, [None] * 4, 60, HOSTILE), tr)
         check(r.text, lang)
-        labels = {b.action: b.label for row in r.keyboard for b in row}
+        labels = {tok(b): b.label for row in r.keyboard for b in row}
         target = settings.target_big_points
         assert str(target) in labels["rounds:toggle"]
         assert "auto_declare:toggle" in labels

@@ -10,6 +10,7 @@ from storage import (
     Game,
     GameStatus,
     NotFound,
+    Occupant,
     Repository,
     StaleVersion,
     TurnTimer,
@@ -324,3 +325,50 @@ async def test_a_cancelled_write_leaves_the_repository_consistent(seeded: Reposi
         assert after.action_count == len(after.actions) == current.action_count + 2 * written
         outcomes.add(written)
     assert 0 in outcomes  # at least the immediate cancellation wrote nothing
+
+
+async def test_seat_timeouts_are_written_with_the_moves_and_cleared_with_the_occupant(
+    seeded: Repository,
+) -> None:
+    """The turn timer's "timeouts in a row" (issue 9) live with the game: counted in the same
+    write as the computer's move, cleared when someone else takes the seat."""
+    game = await _active(seeded)
+    version = await seeded.append_actions(
+        game.game_id,
+        game.version,
+        ["0:play:JS"],
+        snapshot=SNAPSHOT,
+        status=GameStatus.ACTIVE,
+        timer=None,
+        now=T0 + 1,
+        timeouts={0: 2, 3: 1},
+    )
+    loaded = await seeded.get_game(game.game_id)
+    assert loaded is not None
+    assert [s.timeouts for s in loaded.seats] == [2, 0, 0, 1]
+    with pytest.raises(StaleVersion):  # a lost compare-and-set writes no count either
+        await seeded.append_actions(
+            game.game_id,
+            game.version,
+            [],
+            snapshot=SNAPSHOT,
+            status=GameStatus.ACTIVE,
+            timer=None,
+            now=T0 + 2,
+            timeouts={1: 5},
+        )
+    with pytest.raises(ValueError, match="timeouts"):
+        await seeded.append_actions(
+            game.game_id,
+            version,
+            [],
+            snapshot=SNAPSHOT,
+            status=GameStatus.ACTIVE,
+            timer=None,
+            now=T0 + 2,
+            timeouts={1: -1},
+        )
+    await seeded.set_seats(game.game_id, version, {0: Occupant.computer("c")}, now=T0 + 3)
+    loaded = await seeded.get_game(game.game_id)
+    assert loaded is not None
+    assert [s.timeouts for s in loaded.seats] == [0, 0, 0, 1]

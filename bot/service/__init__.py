@@ -1,0 +1,41 @@
+"""The game service (``design.md`` §1): every state change of a table goes through here, under
+that game's lock, as load → engine → one compare-and-set write. No Telegram calls and no text:
+callers get an :class:`~bot.outcome.Outcome` and hand it to the table driver.
+
+One module per concern, each building on the previous:
+
+* :mod:`~bot.service.core`: loading, the per-game lock, the write of play and its turn timer,
+  the presenter's :class:`~bot.service.view.TableView` and message ids;
+* :mod:`~bot.service.people`: users, chats, languages, supergroup migration;
+* :mod:`~bot.service.play`: a human's move, the computers' moves;
+* :mod:`~bot.service.seats`: hand-over, take-back, stopping a table;
+* :mod:`~bot.service.lobby`: opening a table, the lobby, the start;
+* :mod:`~bot.service.timers`: turn timers, the restart.
+"""
+
+from __future__ import annotations
+
+from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_seats, snapshot
+from bot.service.lobby import IsAdmin, LobbyOps, next_setting
+from bot.service.people import PeopleOps
+from bot.service.timers import MAX_TIMEOUTS, TimerOps
+from bot.service.view import TableView
+
+
+class GameService(PeopleOps, LobbyOps, TimerOps):
+    """All table and game operations; see the modules of :mod:`bot.service` and
+    :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
+
+
+__all__ = [
+    "MAX_TIMEOUTS",
+    "REMINDER_LEAD",
+    "GameService",
+    "IsAdmin",
+    "ServiceCore",
+    "TableView",
+    "active_seats",
+    "awaited_seats",
+    "next_setting",
+    "snapshot",
+]

@@ -1,0 +1,272 @@
+"""Opening a table and its lobby: seats, computer players, settings, start and cancel
+(``rules.md`` §7 for the presets, §9.9 for Klammern's target)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any, assert_never
+
+from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
+from bot.service.seats import SeatOps
+from bot.tables import PRESET_CYCLE, TARGET_CHOICES, TIMEOUT_CHOICES, Table, TableSettings
+from bot.taps import (
+    Cancel,
+    ComputerSeat,
+    DeepLink,
+    Leave,
+    LobbyPayload,
+    NextSetting,
+    Setting,
+    Sit,
+    Start,
+)
+from engine.errors import SettingsError
+from engine.game import GameState
+from engine.settings import PRESETS, Settings, Variant
+from storage import GameStatus, Occupant, OpenGameExists, SeatKind, StaleVersion
+
+IsAdmin = Callable[[], Awaitable[bool]]
+"""Asks Telegram (lazily, only when a permission depends on it) whether the tapper is an admin
+of the chat."""
+
+
+class LobbyOps(SeatOps):
+    """Opening tables and the lobby (see :class:`bot.service.GameService`)."""
+
+    async def open_table(
+        self,
+        chat_id: int,
+        chat_type: str,
+        title: str | None,
+        user_id: int,
+        name: str,
+        preset: str | None = None,
+    ) -> Outcome:
+        """``/klaverjas [preset]``: open a lobby in a group, or start a game alone with three
+        computers in a private chat, with the chat's last settings or ``preset`` (``rules.md``
+        §7). Refused with ``TABLE_EXISTS`` when the chat has one open."""
+        now = self.clock()
+        chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
+        existing = await self.repo.open_game_of_chat(chat_id)
+        if existing is not None:
+            return refused(Refusal.TABLE_EXISTS, existing.game_id)
+        settings = self._defaults(chat.table_defaults)
+        if preset in PRESETS and preset != settings.rules.preset:
+            settings = TableSettings(Settings.from_preset(preset), settings.turn_timeout)
+        try:
+            if chat_type == "private":
+                # Alone with three computers: nobody waits for the player, so no turn timer.
+                solo = TableSettings(settings.rules, 0)
+                seats = [
+                    Occupant.computer("N"),
+                    Occupant.computer("E"),
+                    Occupant.human(user_id, name),
+                    Occupant.computer("W"),
+                ]
+                row = await self.repo.create_game(
+                    chat_id, user_id, solo.to_json(), self._seeds(), now=now, seats=seats
+                )
+                async with self.lock(row.game_id):
+                    return await self._start(await self._table(row))
+            row = await self.repo.create_game(
+                chat_id, user_id, settings.to_json(), self._seeds(), now=now
+            )
+        except OpenGameExists as exc:  # two /klaverjas at the same moment
+            return refused(Refusal.TABLE_EXISTS, exc.game_id)
+        return Outcome(game_id=row.game_id, lobby=True)
+
+    def _defaults(self, stored: str | None) -> TableSettings:
+        """The chat's last table settings (JSON written by :meth:`_start`), else the bot's."""
+        data: dict[str, Any] = {}
+        if stored:
+            try:
+                data = json.loads(stored)
+            except ValueError:
+                data = {}
+        timeout = data.get("turn_timeout", self.default_timeout)
+        try:
+            return TableSettings(Settings.from_dict(data.get("rules") or {}), int(timeout))
+        except (SettingsError, ValueError, TypeError):
+            return TableSettings(Settings(), self.default_timeout)
+
+    async def lobby_action(
+        self, game_id: int, version: int, user_id: int, tap: LobbyPayload, is_admin: IsAdmin
+    ) -> Outcome:
+        """A lobby button (:data:`bot.taps.LobbyPayload`). Seat taps are judged on the lobby
+        as it is now (a group fills a table in a rush); start, cancel and settings need the
+        lobby the tapper saw (``version``), else ``STALE_BUTTON``."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused(Refusal.GAME_NOT_FOUND)
+            if table.row.status is not GameStatus.LOBBY:
+                return refused(
+                    Refusal.GAME_ALREADY_STARTED if table.is_open else Refusal.GAME_FINISHED,
+                    game_id,
+                )
+            if version != table.version and not isinstance(tap, Sit | Leave | ComputerSeat):
+                out = refused(Refusal.STALE_BUTTON, game_id)
+                out.lobby = True
+                return out
+            try:
+                return await self._lobby(table, user_id, tap, is_admin)
+            except StaleVersion:
+                return refused(Refusal.STALE_BUTTON, game_id)
+
+    async def _lobby(
+        self, table: Table, user_id: int, tap: LobbyPayload, is_admin: IsAdmin
+    ) -> Outcome:
+        gid, now = table.game_id, self.clock()
+        seat = table.seat_of(user_id)
+
+        async def may_manage() -> bool:  # asks Telegram only when needed
+            return user_id == table.row.creator_id or await is_admin()
+
+        match tap:
+            case Sit(target):
+                return await self._sit(table, user_id, target)
+            case Leave():
+                if seat is None:
+                    return refused(Refusal.NOT_SEATED, gid)
+                await self.repo.set_seats(
+                    gid, table.version, {int(seat): Occupant.empty()}, now=now
+                )
+                return Outcome(game_id=gid, lobby=True, toast=Toast.LEFT)
+            case ComputerSeat(add):
+                if seat is None and not await may_manage():
+                    return refused(Refusal.NOT_IN_GAME, gid)
+                return await self._computer_seat(table, add)
+            case NextSetting(setting):
+                if not await may_manage():
+                    return refused(Refusal.CREATOR_OR_ADMIN_ONLY, gid)
+                new = next_setting(table.settings, setting)
+                await self.repo.set_settings(gid, table.version, new.to_json(), now=now)
+                return Outcome(game_id=gid, lobby=True)
+            case Start():
+                if seat is None and not await may_manage():
+                    return refused(Refusal.NOT_IN_GAME, gid)
+                if not table.full:
+                    return refused(Refusal.NEED_FOUR_PLAYERS, gid)
+                return await self._start(table)
+            case Cancel():
+                if not await may_manage():
+                    return refused(Refusal.CREATOR_OR_ADMIN_ONLY, gid)
+                return await self._abandon(table, user_id)
+            case _:
+                assert_never(tap)
+
+    async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
+        """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the
+        bot cannot write to in private gets the deep link that seats them (``design.md`` §4)."""
+        gid = table.game_id
+        seat = table.seat_of(user_id)
+        if seat == target:
+            return Outcome(game_id=gid, toast=Toast.ALREADY_SEATED)
+        if table.kind(target) is not SeatKind.EMPTY:
+            return refused(Refusal.SEAT_TAKEN, gid)
+        user = await self.repo.get_user(user_id)
+        if user is None or not user.can_message:
+            return Outcome(game_id=gid, url=DeepLink("j", gid, target).encode())
+        changes = {target: Occupant.human(user_id, user.display_name)}
+        if seat is not None:
+            changes[int(seat)] = Occupant.empty()
+        await self.repo.set_seats(gid, table.version, changes, now=self.clock())
+        if seat is not None:  # issue 9 item 8: say so
+            details = {"seat": target, "old": int(seat)}
+            return Outcome(game_id=gid, lobby=True, toast=Toast.MOVED, details=details)
+        return Outcome(game_id=gid, lobby=True, toast=Toast.SEATED, details={"seat": target})
+
+    async def _computer_seat(self, table: Table, add: bool) -> Outcome:
+        """A computer player into the first empty seat (``add``), or out of the last one."""
+        gid = table.game_id
+        if add:
+            empty = [s.index for s in table.row.seats if s.kind is SeatKind.EMPTY]
+            if not empty:
+                return refused(Refusal.TABLE_FULL, gid)
+            change = {empty[0]: Occupant.computer("computer")}
+        else:
+            bots = [s.index for s in table.row.seats if s.kind is SeatKind.COMPUTER]
+            if not bots:
+                return refused(Refusal.NO_COMPUTER_TO_REMOVE, gid)
+            change = {bots[-1]: Occupant.empty()}
+        await self.repo.set_seats(gid, table.version, change, now=self.clock())
+        return Outcome(game_id=gid, lobby=True)
+
+    async def join_link(self, link: DeepLink, user_id: int) -> Outcome:
+        """``/start j<game>_<seat>``: the user opened the private chat from a seat button and
+        takes that seat (or the first free one)."""
+        async with self.lock(link.game_id):
+            table = await self.load(link.game_id)
+            if table is None or not table.is_open:
+                return refused(Refusal.GAME_NOT_FOUND)
+            gid = table.game_id
+            if table.seat_of(user_id) is not None:
+                return Outcome(game_id=gid, toast=Toast.ALREADY_SEATED)
+            if table.row.status is not GameStatus.LOBBY:
+                return refused(Refusal.GAME_ALREADY_STARTED, gid)
+            free = [s.index for s in table.row.seats if s.kind is SeatKind.EMPTY]
+            if not free:
+                return refused(Refusal.TABLE_FULL, gid)
+            target = link.seat if link.seat in free else free[0]
+            user = await self.repo.get_user(user_id)
+            name = user.display_name if user else "?"
+            try:
+                await self.repo.set_seats(
+                    gid, table.version, {target: Occupant.human(user_id, name)}, now=self.clock()
+                )
+            except StaleVersion:
+                return refused(Refusal.STALE_BUTTON, gid)
+            return Outcome(
+                game_id=gid,
+                lobby=True,
+                toast=Toast.SEATED,
+                details={"seat": target},
+                notices=[Notice(NoticeKind.SEATED, target)],
+            )
+
+    async def _start(self, table: Table) -> Outcome:
+        """Deal the first round (lock held); a group's next table starts with these
+        settings."""
+        if not table.is_private:
+            await self.repo.set_chat_defaults(
+                table.row.chat_id, table.settings.to_json(), now=self.clock()
+            )
+        state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
+        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
+        await self._commit(table, state, [], out)
+        return out
+
+
+def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:
+    """The table settings after one tap on ``setting``'s lobby button: the preset cycles
+    through :data:`~bot.tables.PRESET_CYCLE` (keeping the length), the length toggles 16 / 8
+    rounds (Klammern: the target big points, §9.9), the turn time cycles through
+    :data:`~bot.tables.TIMEOUT_CHOICES`, Klammern's automatic declaring toggles."""
+    rules = settings.rules
+    klammern = rules.variant is Variant.KLAMMERN
+    timeout = settings.turn_timeout
+    match setting:
+        case Setting.PRESET:
+            i = PRESET_CYCLE.index(rules.preset) if rules.preset in PRESET_CYCLE else -1
+            preset = PRESET_CYCLE[(i + 1) % len(PRESET_CYCLE)]
+            kept: dict[str, Any] = {"rounds": rules.rounds}
+            if preset == "klammern":
+                kept |= {"target_big_points": rules.target_big_points}
+                kept |= {"auto_declare": rules.auto_declare}
+            return TableSettings(Settings.from_preset(preset, **kept), timeout)
+        case Setting.ROUNDS if klammern:
+            t = rules.target_big_points
+            i = TARGET_CHOICES.index(t) if t in TARGET_CHOICES else -1
+            target = TARGET_CHOICES[(i + 1) % len(TARGET_CHOICES)]
+            return TableSettings(rules.replace(target_big_points=target), timeout)
+        case Setting.ROUNDS:
+            return TableSettings(rules.replace(rounds=8 if rules.rounds == 16 else 16), timeout)
+        case Setting.AUTO_DECLARE:
+            if not klammern:
+                return settings
+            return TableSettings(rules.replace(auto_declare=not rules.auto_declare), timeout)
+        case Setting.TIMEOUT:
+            i = TIMEOUT_CHOICES.index(timeout) if timeout in TIMEOUT_CHOICES else -1
+            return TableSettings(rules, TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])
+    assert_never(setting)

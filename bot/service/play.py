@@ -1,0 +1,160 @@
+"""Play: a human's tap in their hand, and the computer players' moves (``rules.md`` §3–§5,
+§9 for Klammern), each saved as one compare-and-set write."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.outcome import Notice, NoticeKind, Outcome, Refusal, refused
+from bot.service.core import ServiceCore, active_seats, awaited_seats
+from bot.tables import Table
+from bot.taps import DECLARE_ALL, Move
+from engine.actions import Action, ClaimRoem, Declare, Pass, parse_action
+from engine.cards import SEATS, Seat
+from engine.errors import IllegalAction, NotationError, Reason
+from engine.game import GameState
+from engine.observe import observe
+from storage import GameStatus, SeatKind, StaleVersion
+
+
+class PlayOps(ServiceCore):
+    """Human and computer moves (see :class:`bot.service.GameService`)."""
+
+    async def act(self, game_id: int, version: int, user_id: int, tap: Move) -> Outcome:
+        """A tap in a player's hand (:class:`bot.taps.Move`): ``play:JH``, ``choose:H``,
+        ``pass``, ``accept``, ``roem``, Klammern ``declare:...``, ``declare:all`` (every
+        sequence the seat may declare now), ``bella:KH``, ``contra``, ``re``... The button's
+        ``version`` must be the current one (double taps and stale buttons lose cleanly).
+
+        Refusals: ``GAME_NOT_FOUND``, ``GAME_FINISHED``, ``NOT_IN_GAME``, ``STALE_BUTTON``
+        (with ``acted``: the player's hand is sent again), ``MALFORMED``, and the engine's
+        :class:`~engine.errors.Reason` with its details; ``NOT_YOUR_TURN`` also says what
+        the seat to act is doing (``phase``).
+        """
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused(Refusal.GAME_NOT_FOUND)
+            if table.row.status is not GameStatus.ACTIVE or table.state is None:
+                return refused(Refusal.GAME_FINISHED, game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return refused(Refusal.NOT_IN_GAME, game_id)
+            state = table.state
+            if version != table.version:
+                if not state.legal_actions(seat):
+                    return _not_your_turn(state, game_id)
+                out = refused(Refusal.STALE_BUTTON, game_id)
+                out.acted.add(int(seat))
+                return out
+            try:
+                actions = _expand(state, seat, tap.token)
+                new_state, events = state, []
+                for action in actions:
+                    new_state, more = new_state.apply(action)
+                    events.extend(more)
+            except NotationError:
+                return refused(Refusal.MALFORMED, game_id)
+            except IllegalAction as exc:
+                if exc.reason is Reason.NOT_YOUR_TURN:
+                    return _not_your_turn(state, game_id)
+                return refused(exc.reason, game_id, **exc.details)
+            out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
+            out.before = active_seats(state, table)
+            here = {int(seat): 0} if table.row.seats[seat].timeouts else None  # the player is here
+            try:
+                await self._commit(table, new_state, actions, out, here)
+            except StaleVersion:
+                return refused(Refusal.STALE_BUTTON, game_id)
+            return out
+
+    async def run_computers(self, game_id: int, limit: int | None = None) -> Outcome:
+        """Let computer seats act while it is their turn (and claim roem for their team), then
+        save all their actions in one write. ``limit``: at most that many actions (the
+        driver shows computer moves one at a time)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+                return Outcome(game_id=game_id)
+            return await self._run_computers(table, limit=limit)
+
+    async def _run_computers(
+        self,
+        table: Table,
+        takeover: int | None = None,
+        limit: int | None = None,
+        timeouts: Mapping[int, int] | None = None,
+    ) -> Outcome:
+        """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
+        turn timed out; the computer plays that one turn for them. ``timeouts``: the seats'
+        new timeout counts, saved with the moves."""
+        assert table.state is not None
+        state = table.state
+        out = Outcome(game_id=table.game_id, before=active_seats(state, table))
+        actions: list[Action] = []
+        while not state.is_over and (limit is None or len(actions) < limit):
+            action = await self._computer_action(table, state, takeover)
+            if action is None:
+                break
+            if takeover is not None and action.seat == takeover:
+                out.notices.append(Notice(NoticeKind.TIMEOUT, takeover))
+                out.acted.add(takeover)
+                takeover = None
+            state, events = state.apply(action)
+            actions.append(action)
+            out.events.extend(events)
+        if not actions and not timeouts:
+            return out
+        out.changed = bool(actions)
+        try:
+            await self._commit(table, state, actions, out, timeouts)
+        except StaleVersion:
+            return Outcome(game_id=table.game_id)
+        return out
+
+    async def _computer_action(
+        self, table: Table, state: GameState, takeover: int | None
+    ) -> Action | None:
+        """The next computer action at ``table``: a roem claim of a computer's team first,
+        else the move of the computer (or the timed-out human ``takeover``) to act; None
+        when a human is to act, or the computers wait for a human's contra / re."""
+        for seat in SEATS:
+            if table.kind(seat) is SeatKind.COMPUTER and ClaimRoem(seat) in state.legal_actions(
+                seat
+            ):
+                return ClaimRoem(seat)
+        to_act = state.to_act
+        if to_act is None:
+            return None
+        waiting = awaited_seats(table, state)
+        if waiting:  # a human's contra/re: decline it for a timed-out human, else wait
+            return Pass(Seat(takeover)) if takeover in waiting else None
+        if table.kind(to_act) is not SeatKind.COMPUTER and to_act != takeover:
+            return None
+        seed = (table.row.seed * 1_000_003 + len(state.log)) & (2**62 - 1)
+        return await self.computers.choose(observe(state, to_act), seed)
+
+
+def _not_your_turn(state: GameState, game_id: int) -> Outcome:
+    """``NOT_YOUR_TURN`` naming the seat to act and what it does (bidding or playing: issue 9
+    item 9)."""
+    cur = state.current
+    phase = cur.phase.value if cur is not None else None
+    to_act = int(state.to_act) if state.to_act is not None else None
+    return refused(Reason.NOT_YOUR_TURN, game_id, to_act=to_act, phase=phase)
+
+
+def _expand(state: GameState, seat: Seat, token: str) -> Sequence[Action]:
+    """The actions of a hand button: one, or for ``declare:all`` every declaration the seat
+    may make now (in the engine's order).
+
+    Raises:
+        NotationError: for a token that is not an action.
+        IllegalAction: ``declare:all`` with nothing to declare (``NOT_ALLOWED``).
+    """
+    if token != DECLARE_ALL:
+        return [parse_action(token, seat=seat)]
+    declares: list[Action] = [a for a in state.legal_actions(seat) if isinstance(a, Declare)]
+    if not declares:
+        raise IllegalAction(Reason.NOT_ALLOWED, action="declare")
+    return declares

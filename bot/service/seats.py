@@ -1,0 +1,166 @@
+"""Seats changing hands during play: a player hands theirs to a computer and takes it back,
+three timeouts in a row give it to a computer; and ending a table (``/stop``, cancel)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
+from bot.service.core import active_seats
+from bot.service.play import PlayOps
+from bot.tables import Table
+from storage import GameStatus, Occupant, SeatKind, StaleVersion
+
+IsAdmin = Callable[[], Awaitable[bool]]
+
+
+class SeatOps(PlayOps):
+    """Hand-over, take-back and the end of a table (see :class:`bot.service.GameService`)."""
+
+    async def handover(self, game_id: int, user_id: int) -> Outcome:
+        """A seated player hands their seat to a computer player, which plays it until they
+        take it back (:meth:`reclaim`) or the game ends. When no human is left the table is
+        stopped."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+                return refused(Refusal.GAME_FINISHED, game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                return refused(Refusal.NOT_IN_GAME, game_id)
+            try:
+                return await self._to_computer(table, int(seat), NoticeKind.HANDOVER, user_id)
+            except StaleVersion:
+                return refused(Refusal.STALE_BUTTON, game_id)
+
+    async def _to_computer(
+        self, table: Table, seat: int, kind: NoticeKind, actor: int | None
+    ) -> Outcome:
+        """(Lock held.) The human in ``seat`` leaves it to a computer player, remembered as its
+        former player (:meth:`reclaim`): ``kind`` ``HANDOVER`` (they asked; ``actor`` is them)
+        or ``ABSENT`` (timeouts in a row). With no human left the table closes (a hand-over
+        reads as the player stopping it). Otherwise the turn timer is set for the table as it
+        is now (Klammern: the computers may still wait for the partner's contra or re) and the
+        computers move.
+
+        Raises:
+            StaleVersion: another process wrote the game first.
+        """
+        assert table.state is not None
+        gone = table.row.seats[seat]
+        before = active_seats(table.state, table)
+        await self.repo.set_seats(
+            table.game_id,
+            table.version,
+            {seat: Occupant.computer("computer", former_user_id=gone.user_id)},
+            now=self.clock(),
+        )
+        fresh = await self.load(table.game_id)
+        assert fresh is not None
+        notice = Notice(kind, seat, gone.user_id, gone.hand_message)
+        out = Outcome(game_id=table.game_id, changed=True, notices=[notice], before=before)
+        out.acted.add(seat)
+        if not fresh.humans():
+            closed = await self._abandon(fresh, actor)
+            return closed if kind is NoticeKind.HANDOVER else out.merge(closed)
+        fresh = await self._retime(fresh, out)
+        return out.merge(await self._run_computers(fresh))
+
+    async def reclaim(self, game_id: int, version: int, user_id: int, seat: int) -> Outcome:
+        """The "Take my seat back" button: a player whose seat went to a computer
+        (:meth:`handover`, or timeouts in a row) sits there again, in the same game only.
+
+        The button is a claim, never an authority (``design.md`` §4): it stays valid while the
+        computer plays on (any ``version`` up to the current one; a later one is forged). Under
+        the game's lock: the game must be active and the seat a computer seat whose stored
+        former player is ``user_id``. The seat becomes the user's again, their timeout count
+        starts anew and the turn timer is set for the table as it is now (a fresh one when it
+        is their turn). Refusals, with nothing changed: ``MALFORMED``, ``GAME_NOT_FOUND``,
+        ``GAME_FINISHED``, ``ALREADY_SEATED`` (taken back already), ``NOT_YOUR_SEAT``
+        (somebody else's, or no former player), ``STALE_BUTTON`` (another process wrote
+        first)."""
+        if seat not in range(4):
+            return refused(Refusal.MALFORMED, game_id)
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None:
+                return refused(Refusal.GAME_NOT_FOUND)
+            if table.row.status is not GameStatus.ACTIVE or table.state is None:
+                return refused(Refusal.GAME_FINISHED, game_id)
+            if version > table.version:
+                return refused(Refusal.MALFORMED, game_id)
+            if table.seat_of(user_id) is not None:
+                return refused(Refusal.ALREADY_SEATED, game_id)
+            left = table.row.seats[seat]
+            if left.kind is not SeatKind.COMPUTER or left.former_user_id != user_id:
+                return refused(Refusal.NOT_YOUR_SEAT, game_id)
+            user = await self.repo.get_user(user_id)
+            name = user.display_name if user is not None else "?"
+            before = active_seats(table.state, table)
+            try:  # a rewritten seat starts with no timeouts: a clean slate
+                await self.repo.set_seats(
+                    game_id, table.version, {seat: Occupant.human(user_id, name)}, now=self.clock()
+                )
+            except StaleVersion:
+                return refused(Refusal.STALE_BUTTON, game_id)
+            table = await self.load(game_id)
+            assert table is not None and table.state is not None
+            notice = Notice(NoticeKind.BACK, seat, user_id, left.hand_message)
+            out = Outcome(
+                game_id=game_id,
+                changed=True,
+                toast=Toast.RECLAIMED,
+                notices=[notice],
+                acted={seat},
+                before=before,
+            )
+            table = await self._retime(table, out)
+            return out.merge(await self._run_computers(table))
+
+    async def _retime(self, table: Table, out: Outcome) -> Table:
+        """After a seat changed hands (lock held): keep the running turn timer when it still
+        waits for the right seat (re-armed at the new version), else store the one the table
+        needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
+        assert table.state is not None
+        stored, wanted = table.row.timer, self._timer_for(table, table.state)
+        if stored is not None and wanted is not None and stored.seat == wanted.seat:
+            if self.scheduler is not None:
+                self.scheduler(table.game_id, table.version, self._wake_at(stored, table.settings))
+            return table
+        if stored is None and wanted is None:
+            return table
+        await self._commit(table, table.state, [], out)
+        fresh = await self.load(table.game_id)
+        assert fresh is not None
+        return fresh
+
+    async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
+        """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if table is None or not table.is_open:
+                return refused(Refusal.GAME_FINISHED, game_id)
+            if user_id != table.row.creator_id and not await is_admin():
+                return refused(Refusal.CREATOR_OR_ADMIN_ONLY, game_id)
+            return await self._abandon(table, user_id)
+
+    async def _abandon(self, table: Table, user_id: int | None) -> Outcome:
+        """End an open table (lock held); ``user_id``: who ended it (None: the bot)."""
+        await self.repo.append_actions(
+            table.game_id,
+            table.version,
+            [],
+            snapshot=table.row.snapshot or "{}",
+            status=GameStatus.ABANDONED,
+            timer=None,
+            now=self.clock(),
+        )
+        self._forget(table.game_id)
+        return Outcome(
+            game_id=table.game_id,
+            stopped=True,
+            ended=True,
+            changed=True,
+            lobby=table.row.status is GameStatus.LOBBY,
+            actor=user_id,
+        )

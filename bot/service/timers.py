@@ -1,0 +1,65 @@
+"""Turn timers and the restart: a player who does not act in time is reminded, then the
+computer plays for them; :data:`MAX_TIMEOUTS` timeouts in a row (counted with the game, so a
+restart does not forget them) give the seat to a computer. After a restart every running
+table is re-armed and redrawn."""
+
+from __future__ import annotations
+
+from bot.outcome import Notice, NoticeKind, Outcome
+from bot.service.seats import SeatOps
+from storage import GameStatus, SeatKind
+
+MAX_TIMEOUTS = 3
+"""Turn timeouts in a row after which an absent player's seat goes to a computer for good."""
+
+
+class TimerOps(SeatOps):
+    """Turn timers and resuming after a restart (see :class:`bot.service.GameService`)."""
+
+    async def timer_fired(self, game_id: int, version: int) -> Outcome:
+        """A turn timer woke up: remind the player first, then let the computer play for them;
+        after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. A
+        timer of an older version (the player acted meanwhile) does nothing."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
+            if (
+                table is None
+                or table.state is None
+                or table.row.status is not GameStatus.ACTIVE
+                or table.version != version
+                or table.row.timer is None
+            ):
+                return Outcome(game_id=game_id)
+            timer = table.row.timer
+            if self.clock() < timer.deadline_at - 0.05:
+                if not timer.reminded:
+                    await self.repo.mark_reminded(game_id, version)
+                if self.scheduler is not None:
+                    self.scheduler(game_id, version, timer.deadline_at)
+                if timer.reminded:
+                    return Outcome(game_id=game_id)
+                return Outcome(game_id=game_id, notices=[Notice(NoticeKind.REMINDER, timer.seat)])
+            if table.kind(timer.seat) is not SeatKind.HUMAN:
+                return await self._run_computers(table, takeover=timer.seat)
+            missed = table.row.seats[timer.seat].timeouts + 1
+            if missed < MAX_TIMEOUTS:
+                return await self._run_computers(
+                    table, takeover=timer.seat, timeouts={timer.seat: missed}
+                )
+            return await self._to_computer(table, timer.seat, NoticeKind.ABSENT, None)
+
+    async def resume(self) -> list[Outcome]:
+        """After a restart: re-arm every running timer (storing the turn timer a table needs if
+        it has none, e.g. after a crash between a seat change and its timer), let computers
+        finish their turns, and have every running table redrawn (the process may have died
+        between saving a move and showing it). Returns one outcome per active game, for the
+        presenter."""
+        outcomes = []
+        for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
+            out = Outcome(game_id=row.game_id, resync=True)
+            async with self.lock(row.game_id):
+                table = await self.load(row.game_id)
+                if table is not None and table.state is not None:
+                    await self._retime(table, out)
+            outcomes.append(out.merge(await self.run_computers(row.game_id)))
+        return outcomes

@@ -1,0 +1,127 @@
+"""Typed taps (issue 9): callback data is decoded once into a closed set of typed taps; one
+encode, one decode, and a round trip that gives back what was encoded (``design.md`` §4)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.taps import (
+    DECLARE_ALL,
+    MAX_BYTES,
+    Cancel,
+    ComputerSeat,
+    ConfirmStop,
+    DeepLink,
+    Handover,
+    HandoverStep,
+    Leave,
+    MalformedCallback,
+    Move,
+    NextSetting,
+    Payload,
+    PickLanguage,
+    Reclaim,
+    Setting,
+    Sit,
+    Start,
+    Tap,
+    Target,
+    decode,
+    decode_deep_link,
+    encode,
+    move,
+)
+from engine.actions import Bella, Choose, Declare, Kleintje, PlayCard
+from engine.cards import CARDS, SUITS, Seat
+
+seats = st.integers(0, 3)
+actions = st.one_of(
+    st.sampled_from(["pass", "accept", "roem", "beter", "contra", "re", DECLARE_ALL]),
+    st.builds(lambda c: PlayCard(Seat.NORTH, c).notation(False), st.sampled_from(CARDS)),
+    st.builds(lambda c: Bella(Seat.NORTH, c).notation(False), st.sampled_from(CARDS)),
+    st.builds(lambda s: Choose(Seat.NORTH, s).notation(False), st.sampled_from(SUITS)),
+    st.builds(lambda s: Kleintje(Seat.NORTH, s).notation(False), st.sampled_from(SUITS)),
+    st.builds(
+        lambda cs: Declare(Seat.NORTH, tuple(cs)).notation(False),
+        st.lists(st.sampled_from(CARDS), min_size=3, max_size=4, unique=True),
+    ),
+)
+payloads: st.SearchStrategy[Payload] = st.one_of(
+    st.builds(Sit, seats),
+    st.just(Leave()),
+    st.builds(ComputerSeat, st.booleans()),
+    st.builds(NextSetting, st.sampled_from(Setting)),
+    st.just(Start()),
+    st.just(Cancel()),
+    st.builds(Move, actions),
+    st.builds(Handover, st.sampled_from(HandoverStep)),
+    st.builds(Reclaim, seats),
+    st.builds(ConfirmStop, st.booleans()),
+)
+taps = st.builds(Tap, st.integers(1, 10**18 - 1), st.integers(0, 10**9 - 1), payloads)
+
+
+@given(taps)
+def test_every_tap_round_trips_within_telegrams_64_bytes(tap: Tap) -> None:
+    data = encode(tap)
+    assert len(data.encode()) <= MAX_BYTES
+    assert decode(data) == tap
+
+
+@given(st.sampled_from(Target), st.sampled_from(["nl", "de", "fr", "en"]))
+def test_language_buttons_round_trip(target: Target, language: str) -> None:
+    tap = PickLanguage(target, language)
+    assert decode(encode(tap)) == tap
+
+
+@given(st.text(max_size=80))
+def test_anything_else_is_malformed_or_a_tap_that_encodes_back(data: str) -> None:
+    """A forged string either fails to decode, or is exactly what encoding its tap gives."""
+    try:
+        tap = decode(data)
+    except MalformedCallback:
+        return
+    assert encode(tap) == data
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "",
+        "x1.1.start",
+        "t1.1.start",  # the table message has no tap buttons
+        "l1.1.play:JH",  # a card on the lobby
+        "a1.1.start",  # a lobby button in a hand
+        "s1.1.sit:2",
+        "l1.1.sit:4",
+        "a1.1.reclaim:9",
+        "a1.1.reclaim",
+        "a1.1.play:ZZ",
+        "a1.1.play:jh",  # not canonical
+        "a1.1.fly:away",
+        "a0.1.pass",  # no game 0
+        "a01.1.pass",
+        "a1.01.pass",
+        "l1.1.start" + "x" * 60,
+        "g.x.nl",
+    ],
+)
+def test_forged_and_foreign_data_is_malformed(data: str) -> None:
+    with pytest.raises(MalformedCallback):
+        decode(data)
+
+
+def test_a_move_is_canonical_engine_notation() -> None:
+    assert move("play:10H") == Move("play:10H")
+    assert move(DECLARE_ALL) == Move(DECLARE_ALL)
+    with pytest.raises(MalformedCallback):
+        move("declare:JD-10D-QD")  # the engine prints sequences in card order
+
+
+def test_deep_links_round_trip_and_refuse_what_is_not_ours() -> None:
+    for link in (DeepLink("j", 12, 3), DeepLink("h", 7)):
+        assert decode_deep_link(link.encode()) == link
+    for payload in (None, "", "j12", "h7_1", "j12_4", "x1", "j0_1"):
+        assert decode_deep_link(payload) is None
