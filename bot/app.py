@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, cast
 
 from telegram import (
@@ -45,10 +45,10 @@ from bot.handlers.commands import (
     on_new_members,
 )
 from bot.i18n import LANGUAGES, get_translator, preload
+from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.render import messages
 from bot.service import GameService
-from bot.telegram_io import Messenger
 from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
@@ -120,8 +120,15 @@ def build_application(
             default_language=config.default_language,
             **extra,
         )
-        messenger = Messenger(app.bot, _migrated(service), _forbidden(service), budget, spawn)
-        presenter = Presenter(service, messenger, app.bot.username)
+        outbox = Outbox(
+            app.bot,
+            budget or ChatBudget(),
+            _migrated(service),
+            _forbidden(app),
+            spawn,
+            running=_not_stopping(app),
+        )
+        presenter = Presenter(service, outbox, app.bot.username)
         driver = TableDriver(
             service,
             presenter,
@@ -130,7 +137,7 @@ def build_application(
                 config.computer_delay_seconds if computer_delay is None else computer_delay
             ),
             running=lambda: app.running,
-            sleep=messenger.budget.sleep,
+            sleep=outbox.budget.sleep,
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
         service.scheduler = _scheduler(app)
@@ -142,6 +149,7 @@ def build_application(
     async def post_shutdown(app: KlaverjasApp) -> None:
         data = app.bot_data.get("app")
         if isinstance(data, BotData):
+            await data.presenter.outbox.close()
             data.service.computers.shutdown()
             if repository is None:
                 await data.service.repo.close()
@@ -179,6 +187,19 @@ async def on_error(update: object, context: Context) -> None:
             await query.answer()
 
 
+def _not_stopping(app: KlaverjasApp) -> Callable[[], bool]:
+    """False once the application stops (it was running and is no more); True before it
+    starts (``post_init`` resumes the games) and while it runs."""
+    seen = [False]
+
+    def check() -> bool:
+        if app.running:
+            seen[0] = True
+        return app.running or not seen[0]
+
+    return check
+
+
 def _scheduler(app: KlaverjasApp) -> Any:
     """Arm a turn timer as a one-off JobQueue job (the deadline itself is stored)."""
 
@@ -210,10 +231,12 @@ def _migrated(service: GameService) -> Any:
     return on_migrated
 
 
-def _forbidden(service: GameService) -> Any:
+def _forbidden(app: KlaverjasApp) -> Any:
     async def on_forbidden(chat_id: int) -> None:
-        if chat_id > 0:
-            await service.user_unreachable(chat_id)
+        data = app.bot_data.get("app")
+        if chat_id > 0 and isinstance(data, BotData):
+            await data.service.user_unreachable(chat_id)
+            await data.presenter.unreachable(chat_id)
 
     return on_forbidden
 

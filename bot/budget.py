@@ -7,8 +7,8 @@ the table's own edits well below that (15 a minute in a group, at least 4 s apar
 replies to commands, notices and the last word of a table always fit: those *priority* calls
 may use the whole budget and wait for a slot rather than be dropped.
 
-Calls in one chat are serialized (one at a time, first come first served), so a newer
-content of a message never overtakes an older one on the way to Telegram.
+The :class:`~bot.outbox.Outbox` makes the calls, one at a time per chat, so a newer content
+of a message never overtakes an older one on the way to Telegram.
 
 A sliding window is not what a leaky bucket (``aiolimiter``, PTB's ``AIORateLimiter``) does:
 a bucket of 20 that leaks one every 3 s lets a 21st message through 3 s after a burst of 20,
@@ -21,8 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 Clock = Callable[[], float]
@@ -49,17 +48,18 @@ PRIVATE = Limits(limit=1, window=1.0, table_limit=1, table_gap=1.0)
 
 @dataclass(slots=True)
 class _Chat:
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     stamps: deque[float] = field(default_factory=deque)
     last_table: float = float("-inf")
 
 
 class ChatBudget:
-    """Per-chat slots for Telegram calls.
+    """Per-chat accounting of Telegram calls: how long until the next call fits, and the
+    record of the calls made. The :class:`~bot.outbox.Outbox` is its only user: one worker per
+    chat asks :meth:`wait` before a call and :meth:`record` after it.
 
     Args:
         group, private: the limits of groups (negative chat ids) and private chats; None
-            switches limiting off for that kind (calls are still serialized per chat).
+            switches limiting off for that kind.
         clock: monotonic seconds.
         sleep: waits the given seconds (tests pass a scaled clock and sleep together).
     """
@@ -100,6 +100,9 @@ class ChatBudget:
         stamps = chat.stamps
         while stamps and now - stamps[0] >= limits.window:
             stamps.popleft()
+        if not stamps and chat.last_table + limits.table_gap <= now:
+            del self._chats[chat_id]  # nothing to remember: memory stays flat
+            return 0.0
         limit = limits.table_limit if table else limits.limit
         wait = 0.0
         if len(stamps) >= limit:
@@ -108,39 +111,12 @@ class ChatBudget:
             wait = max(wait, chat.last_table + limits.table_gap - now)
         return max(wait, 0.0)
 
-    def busy(self, chat_id: int) -> bool:
-        """Whether a call in the chat runs (or waits for its slot) right now."""
-        return self._chat(chat_id).lock.locked()
-
-    @asynccontextmanager
-    async def slot(
-        self, chat_id: int, *, table: bool = False, counted: bool = True
-    ) -> AsyncIterator[None]:
-        """Hold the chat's turn for one call: waits for the chat's earlier calls and for room
-        in the budget, then yields; the call is counted when the block ends. ``table``: a
-        table edit, which waits for the table's share without blocking priority calls
-        meanwhile. ``counted=False``: a call Telegram does not count (a delete)."""
+    def record(self, chat_id: int, *, table: bool = False) -> None:
+        """Count one call in the chat that just completed (a table edit when ``table``)."""
+        if self.limits(chat_id) is None:
+            return
         chat = self._chat(chat_id)
+        now = self.clock()
+        chat.stamps.append(now)
         if table:
-            while True:
-                wait = self.wait(chat_id, table=True)
-                if wait > 0:
-                    await self.sleep(wait)
-                    continue
-                await chat.lock.acquire()
-                if self.wait(chat_id, table=True) <= 0:
-                    break
-                chat.lock.release()
-        else:
-            await chat.lock.acquire()
-            while counted and (wait := self.wait(chat_id)) > 0:
-                await self.sleep(wait)
-        try:
-            yield
-        finally:
-            if counted and self.limits(chat_id) is not None:
-                now = self.clock()
-                chat.stamps.append(now)
-                if table:
-                    chat.last_table = now
-            chat.lock.release()
+            chat.last_table = now

@@ -101,7 +101,10 @@ class Outcome:
         stopped: the game was stopped (abandoned).
         actor: the user who stopped it (None: the bot itself).
         resync: redraw the table and the hands in place (after a restart or a language
-            change), without sending fresh hand messages.
+            change).
+        remind: the players who are to act get their hand as a new message (after a
+            restart: a tap that was in flight when the bot stopped was neither applied nor
+            answered, issue 10 item 8).
     """
 
     game_id: int | None = None
@@ -120,6 +123,7 @@ class Outcome:
     stopped: bool = False
     actor: int | None = None
     resync: bool = False
+    remind: bool = False
 
     @property
     def ok(self) -> bool:
@@ -138,6 +142,7 @@ class Outcome:
         self.stopped = self.stopped or other.stopped
         self.actor = self.actor if self.actor is not None else other.actor
         self.resync = self.resync or other.resync
+        self.remind = self.remind or other.remind
         return self
 
 

@@ -142,7 +142,7 @@ _FORMER_PLAYER = Migration(
 
 _SEAT_TIMEOUTS = Migration(
     3,
-    "count each seat's turn timeouts in a row",
+    "count each seat's turn timeouts in a row; a table's forum topic",
     (
         # The turn timer's "three timeouts in a row and a computer takes the seat" (issue 9):
         # stored with the game, so a restart does not forget it.
@@ -150,6 +150,8 @@ _SEAT_TIMEOUTS = Migration(
         ALTER TABLE game_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0
             CHECK (timeouts >= 0)
         """,
+        # A table opened in a forum topic lives in that topic (issue 10); NULL elsewhere.
+        "ALTER TABLE games ADD COLUMN thread_id INTEGER",
     ),
 )
 

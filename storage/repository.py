@@ -121,8 +121,10 @@ class Repository(Protocol):
         now: float,
         seats: Sequence[Occupant] = (),
         language: str | None = None,
+        thread_id: int | None = None,
     ) -> Game:
-        """Open a table in ``lobby`` status at version 1 with no actions and no snapshot.
+        """Open a table in ``lobby`` status at version 1 with no actions and no snapshot, in
+        the forum topic ``thread_id`` if given.
         ``seats`` fills seats ``0..len-1`` (at most 4; the rest are empty). The chat and every
         human's user row must exist. Raises ``NotFound``, ``OpenGameExists`` (the chat already
         has a lobby or active game), ``ValueError`` (seed beyond 64 bits, settings not JSON,

@@ -246,6 +246,7 @@ class Game:
             :meth:`Repository.append_actions`.
         action_count: how many actions the log holds (the next action gets ``seq`` = this).
         table_message_id: the group's table message, if the bot recorded it.
+        thread_id: the forum topic the table lives in (``message_thread_id``), if any.
         timer: the running turn timer, if any.
         created_at: UTC epoch seconds of creation.
         updated_at: UTC epoch seconds of the last state write.
@@ -269,6 +270,7 @@ class Game:
     updated_at: float
     seats: tuple[Seat, ...]
     actions: tuple[str, ...] | None = None
+    thread_id: int | None = None
 
     def seat_of(self, user_id: int) -> Seat | None:
         """The seat ``user_id`` holds in this game, or ``None``."""

@@ -365,11 +365,20 @@ class SqliteRepository:
         now: float,
         seats: Sequence[Occupant] = (),
         language: str | None = None,
+        thread_id: int | None = None,
     ) -> Game:
         """See :meth:`Repository.create_game`."""
         async with self._write() as tx:
             return await games.create_game(
-                tx, chat_id, creator_id, settings, seed, now=now, seats=seats, language=language
+                tx,
+                chat_id,
+                creator_id,
+                settings,
+                seed,
+                now=now,
+                seats=seats,
+                language=language,
+                thread_id=thread_id,
             )
 
     async def set_seats(

@@ -120,9 +120,12 @@ async def create_game(
     now: float,
     seats: Sequence[Occupant],
     language: str | None,
+    thread_id: int | None = None,
 ) -> Game:
     """See :meth:`Repository.create_game`."""
     check_int64(seed, "seed")
+    if thread_id is not None:
+        check_int64(thread_id, "thread_id")
     check_json(settings, "settings")
     if len(seats) > SEAT_COUNT:
         raise ValueError(f"at most {SEAT_COUNT} seats, got {len(seats)}")
@@ -134,8 +137,19 @@ async def create_game(
     try:
         row = await tx.one(
             "INSERT INTO games (chat_id, status, settings, seed, creator_id, language, "
-            "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING game_id",
-            (chat_id, GameStatus.LOBBY.value, settings, seed, creator_id, language, now, now),
+            "thread_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "RETURNING game_id",
+            (
+                chat_id,
+                GameStatus.LOBBY.value,
+                settings,
+                seed,
+                creator_id,
+                language,
+                thread_id,
+                now,
+                now,
+            ),
         )
     except sqlite3.IntegrityError:
         # References were checked above, so this is the index games_one_open_per_chat.

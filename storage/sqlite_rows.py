@@ -138,6 +138,7 @@ def game_from(row: sqlite3.Row, seats: tuple[Seat, ...], actions: tuple[str, ...
         updated_at=float(row["updated_at"]),
         seats=seats,
         actions=actions,
+        thread_id=row["thread_id"],
     )
 
 

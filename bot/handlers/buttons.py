@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
 from bot.i18n import LANGUAGES, Translator, get_translator
+from bot.outbox import Content
 from bot.outcome import Outcome, Refusal, refused
 from bot.render import messages
 from bot.render.common import Player
@@ -37,7 +38,6 @@ from bot.taps import (
     Target,
     decode,
 )
-from bot.telegram_io import markup
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +119,8 @@ async def _probe_private_chat(update: Update, context: Context) -> None:
     if await data.service.can_message(user.id):
         return
     tr = await translator_for(update, context, private=True)
-    if await data.presenter.messenger.send(user.id, messages.welcome(tr, user.full_name)):
+    welcome = Content(messages.welcome(tr, user.full_name))
+    if await data.presenter.outbox.send_now(user.id, welcome, timeout=5.0):
         await data.service.user_started(user.id)
 
 
@@ -160,28 +161,24 @@ async def _handover_prompt(
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    table = await data.service.load(tap.game_id)
-    seat = table.seat_of(query.from_user.id) if table is not None else None
-    hand = table.row.seats[seat].hand_message if table is not None and seat is not None else None
+    view = await data.service.view(tap.game_id)
+    seat = view.table.seat_of(query.from_user.id) if view is not None else None
+    hand = (
+        view.table.row.seats[seat].hand_message if view is not None and seat is not None else None
+    )
     if (
-        table is None
+        view is None
         or seat is None
         or hand is None
         or not _on_message(query.message, hand.chat_id, hand.message_id)
     ):
         await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
         return
-    await _answer(update, context, tr, Outcome(game_id=table.game_id))
+    await _answer(update, context, tr, Outcome(game_id=view.game_id))
     if step.step is HandoverStep.ASK:
-        rendered = messages.handover_confirm(tr)
-        await data.presenter.messenger.edit(
-            hand.chat_id,
-            hand.message_id,
-            rendered.text,
-            markup(rendered.keyboard, table.game_id, table.version),
-        )
+        data.presenter.handover_prompt(view, seat, query.from_user.id)
     else:
-        await data.presenter.hand_again(table.game_id, query.from_user.id)
+        await data.presenter.hand_again(view.game_id, query.from_user.id)
 
 
 async def _stop(
@@ -194,13 +191,11 @@ async def _stop(
     data = context.app_data
     table = await data.service.load(tap.game_id)
     message = query.message
-    if (
-        table is None
-        or not isinstance(message, Message)
-        or message.chat.id != table.row.chat_id
-        or message.message_id == table.row.table_message_id
-    ):
+    if table is None or not isinstance(message, Message) or message.chat.id != table.row.chat_id:
         await _answer(update, context, tr, refused(Refusal.MALFORMED))
+        return
+    if not data.presenter.is_stop_prompt(table.game_id, message.message_id):
+        await _answer(update, context, tr, refused(Refusal.NOT_THIS_MESSAGE))
         return
     is_admin = is_admin_check(update, context)
     if query.from_user.id != table.row.creator_id and not await is_admin():
@@ -211,8 +206,7 @@ async def _stop(
         out = await data.service.stop(tap.game_id, query.from_user.id, is_admin)
     await _answer(update, context, tr, out)
     if out.ok:
-        with contextlib.suppress(TelegramError):
-            await message.delete()
+        data.presenter.outbox.delete(message.chat.id, message.message_id)
         if out.stopped:
             await data.driver.submit(out)
 
@@ -240,7 +234,7 @@ async def _language(update: Update, context: Context, tap: PickLanguage, tr: Tra
     with contextlib.suppress(TelegramError):
         await query.answer(messages.language_set(new)[:ALERT_LIMIT])
     if isinstance(query.message, Message):
-        with contextlib.suppress(TelegramError):
-            await query.message.edit_text(messages.language_set(new))
+        done = Content(messages.language_set(new))
+        data.presenter.outbox.edit(query.message.chat.id, query.message.message_id, done)
     for out in outcomes:
         await data.driver.submit(out)

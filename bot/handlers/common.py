@@ -1,53 +1,129 @@
-"""Small pieces the handlers share."""
+"""Small pieces the handlers share: who sent an update (an anonymous group admin is the group
+itself, issue 10), recording users, admin checks, and replies through the outbox."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.context import Context
+from bot.outbox import Content, Job
+from bot.render.common import Rendered
+from bot.telegram_io import content
 
 ADMIN_STATUSES = {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
 
 
-def display_name(update: Update) -> str:
-    """The user's name as shown at the table (first + last name, raw; renderers escape it)."""
-    user = update.effective_user
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """Who an update is from, as the game sees them.
+
+    Attributes:
+        user_id: the Telegram user id; for an anonymous group admin (Telegram's
+            ``GroupAnonymousBot`` with the group as ``sender_chat``) the group's chat id:
+            the group itself is the sender (it may open, set up and stop tables, not sit).
+        name: the display name (the group's title for an anonymous admin).
+        language: Telegram's ``language_code`` (None for an anonymous admin).
+        anonymous: an anonymous group admin.
+    """
+
+    user_id: int
+    name: str
+    language: str | None
+    anonymous: bool = False
+
+
+def sender(update: Update) -> Sender | None:
+    """The sender of ``update``; None when it has none (a channel post, a service update)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if (
+        message is not None
+        and chat is not None
+        and message.sender_chat is not None
+        and message.sender_chat.id == chat.id
+        and chat.type != ChatType.PRIVATE
+    ):
+        return Sender(chat.id, (chat.title or "")[:64] or str(chat.id), None, anonymous=True)
     if user is None:
-        return "?"
-    return (user.full_name or user.username or str(user.id))[:64]
+        return None
+    name = (user.full_name or user.username or str(user.id))[:64]
+    return Sender(user.id, name, user.language_code)
+
+
+def display_name(update: Update) -> str:
+    """The sender's name as shown at the table (first + last name, raw; renderers escape
+    it)."""
+    who = sender(update)
+    return who.name if who is not None else "?"
 
 
 async def remember_user(update: Update, context: Context) -> None:
-    """Record the user's Telegram facts; a private message also means the bot may write to
-    them."""
+    """Record the sender's Telegram facts (an anonymous admin: the group, as a user row of its
+    own); a private message also means the bot may write to them."""
+    who = sender(update)
     user = update.effective_user
-    if user is None or user.is_bot:
+    if who is None or (not who.anonymous and user is not None and user.is_bot):
         return
     service = context.app_data.service
-    await service.touch_user(user.id, display_name(update), user.language_code)
+    await service.touch_user(who.user_id, who.name, who.language)
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE and update.message is not None:
-        await service.user_started(user.id)
+        await service.user_started(who.user_id)
 
 
 def is_admin_check(update: Update, context: Context) -> Callable[[], Awaitable[bool]]:
-    """A lazy "is the user an admin of this chat?" (asked only when needed). In a private
-    chat the user is its admin."""
+    """A lazy "is the sender an admin of this chat?" (asked only when needed). In a private
+    chat the user is its admin; an anonymous admin is one."""
 
     async def check() -> bool:
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None:
+        chat, who = update.effective_chat, sender(update)
+        if chat is None or who is None:
             return False
-        if chat.type == ChatType.PRIVATE:
+        if chat.type == ChatType.PRIVATE or who.anonymous:
             return True
         try:
-            member = await context.bot.get_chat_member(chat.id, user.id)
+            member = await context.bot.get_chat_member(chat.id, who.user_id)
         except TelegramError:
             return False
         return member.status in ADMIN_STATUSES
 
     return check
+
+
+def thread_of(update: Update) -> int | None:
+    """The forum topic the update's message is in (None outside topics)."""
+    message = update.effective_message
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+def reply(
+    update: Update,
+    context: Context,
+    shown: Rendered | Content | str,
+    *,
+    game_id: int = 0,
+    version: int = 0,
+    quote: bool = True,
+    to: int | None = None,
+) -> Job | None:
+    """Answer the update in its chat (and forum topic), quoting the message when ``quote``
+    (or the message ``to``; sent all the same if it was deleted meanwhile). Never waits for
+    Telegram: the outbox sends it, dropping it when an identical reply still waits there (a
+    flood)."""
+    chat, message = update.effective_chat, update.effective_message
+    if chat is None:
+        return None
+    body = shown if isinstance(shown, Content) else content(shown, game_id, version)
+    return context.app_data.presenter.outbox.post(
+        chat.id,
+        body,
+        thread_id=thread_of(update),
+        reply_to=to or (message.message_id if quote and message is not None else None),
+        dedupe=True,
+    )

@@ -42,10 +42,13 @@ class LobbyOps(SeatOps):
         user_id: int,
         name: str,
         preset: str | None = None,
+        *,
+        thread_id: int | None = None,
     ) -> Outcome:
-        """``/klaverjas [preset]``: open a lobby in a group, or start a game alone with three
-        computers in a private chat, with the chat's last settings or ``preset`` (``rules.md``
-        §7). Refused with ``TABLE_EXISTS`` when the chat has one open."""
+        """``/klaverjas [preset]``: open a lobby in a group (in the forum topic ``thread_id``,
+        where the table then lives), or start a game alone with three computers in a private
+        chat, with the chat's last settings or ``preset`` (``rules.md`` §7). Refused with
+        ``TABLE_EXISTS`` when the chat has one open."""
         now = self.clock()
         chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
         existing = await self.repo.open_game_of_chat(chat_id)
@@ -70,7 +73,7 @@ class LobbyOps(SeatOps):
                 async with self.lock(row.game_id):
                     return await self._start(await self._table(row))
             row = await self.repo.create_game(
-                chat_id, user_id, settings.to_json(), self._seeds(), now=now
+                chat_id, user_id, settings.to_json(), self._seeds(), now=now, thread_id=thread_id
             )
         except OpenGameExists as exc:  # two /klaverjas at the same moment
             return refused(Refusal.TABLE_EXISTS, exc.game_id)

@@ -56,7 +56,7 @@ class TimerOps(SeatOps):
         presenter."""
         outcomes = []
         for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
-            out = Outcome(game_id=row.game_id, resync=True)
+            out = Outcome(game_id=row.game_id, resync=True, remind=True)
             async with self.lock(row.game_id):
                 table = await self.load(row.game_id)
                 if table is not None and table.state is not None:

@@ -130,8 +130,8 @@ async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: 
                         break
                 await asyncio.sleep(1.5 / fast.factor)  # quick players: 1.5 s a move
             await bot.settle(timeout=30)
-            messenger = app.bot_data["app"].presenter.messenger
-            assert messenger.pending() == 0
+            outbox = app.bot_data["app"].presenter.outbox
+            assert outbox.waiting() == 0
         assert not [c for c in api.calls.errors(start) if c.status == 429]
         replies = [
             c

@@ -1,0 +1,281 @@
+"""The presenter (``design.md`` §1, §4): turns service outcomes into what the chats show.
+
+One table message per game in the group, edited (never a message per card); a private hand
+message per human seat, sent fresh (so the phone notifies) when a player's turn begins and
+edited otherwise; a round summary per round; the final sheet.
+
+The presenter never waits for Telegram: it renders and hands the result to the
+:class:`~bot.outbox.Outbox` (surfaces for the table and the hands, posts for the rest). It
+does not read storage either: the service hands it a :class:`~bot.service.view.TableView`
+(the table, every reader's language and name, the chat's title), and it records the ids of
+the messages the outbox sends through the narrow :class:`~bot.presenter.base.TableSource`
+port (issue 9). Work is serialized per game.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Message
+
+from bot.i18n import Translator
+from bot.outbox import Content
+from bot.outcome import Outcome
+from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
+from bot.presenter.hands import HandsOps
+from bot.render import messages
+from bot.render.common import Rendered
+from bot.render.lobby import Lobby, render_lobby
+from bot.render.sheet import render_sheet, round_summary
+from bot.render.table import render_table
+from bot.service import TableView, awaited_seats
+from bot.tables import Table
+from bot.taps import DeepLink
+from bot.telegram_io import content
+from engine.cards import Seat
+from engine.events import DealVoided, GameOver, KlammernRoundScored, RoundScored
+from engine.game import GameState
+from engine.observe import observe
+from storage import GameStatus, SeatKind
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Presenter", "PresenterBase", "TableSource", "hand_key", "table_key"]
+
+
+class Presenter(HandsOps):
+    """Renders tables, hands and summaries and keeps them in sync (see the module docstring;
+    the constructor is :class:`~bot.presenter.base.PresenterBase`'s)."""
+
+    async def present(self, out: Outcome) -> None:
+        """Bring the chats up to date after ``out`` (enqueued in the outbox; never raises)."""
+        if out.game_id is None:
+            return
+        async with self._lock(out.game_id):
+            try:
+                view = await self.source.view(out.game_id)
+                if view is not None:
+                    self._present(view, out)
+            except Exception:  # a presentation bug must never lose the game
+                log.exception("presenting game %s failed", out.game_id)
+
+    def _present(self, view: TableView, out: Outcome) -> None:
+        table = view.table
+        if out.stopped:
+            self._stopped(view, out.actor)
+            return
+        if table.row.status is GameStatus.ABANDONED:
+            return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
+        gtr = view.group_tr()
+        if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
+            self.show_lobby(view)
+            return
+        for notice in out.notices:
+            self._notice(view, notice, out)
+        posts = [
+            self._round_summary(table, gtr, e.number)
+            for e in out.events
+            if isinstance(e, RoundScored | KlammernRoundScored)
+        ]
+        posts += [  # Klammern: nobody played, the same dealer deals again (§9.3)
+            messages.redeal(gtr, table.players(), e.dealer)
+            for e in out.events
+            if isinstance(e, DealVoided)
+        ]
+        # The table message becomes the record of what just ended (the round's summary) and
+        # a new table message follows below: one edit and one send per round.
+        if posts:
+            self._notes.pop(table.game_id, None)
+        retired = False
+        for text in posts:
+            if not retired and self._retire_table(table, text):
+                retired = True
+            else:
+                self.outbox.post(table.row.chat_id, Content(text), thread_id=table.row.thread_id)
+        if (
+            any(isinstance(e, GameOver) for e in out.events)
+            or table.row.status is GameStatus.FINISHED
+        ):
+            self._game_over(view, fresh=bool(posts), keep_old=retired)
+            return
+        self._table_message(view, fresh=bool(posts), keep_old=retired)
+        if out.changed or out.acted or out.resync:
+            self._sync_hands(view, out)
+        self._drop_reminders(table, out)
+
+    def show_lobby(self, view: TableView) -> None:
+        """Draw (edit or send) the lobby message."""
+        table, tr = view.table, view.group_tr()
+        seats = [
+            p if s.kind is not SeatKind.EMPTY else None
+            for p, s in zip(table.players(), table.row.seats, strict=True)
+        ]
+        lobby = Lobby(
+            table.settings.rules,
+            seats,
+            table.settings.turn_timeout,
+            view.name(table.row.creator_id),
+        )
+        rendered = render_lobby(
+            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
+        )
+        self._show_table(table, rendered)
+
+    def _show_table(
+        self,
+        table: Table,
+        rendered: Rendered,
+        *,
+        fresh: bool = False,
+        final: bool = False,
+        keep_old: bool = False,
+    ) -> None:
+        """Show ``rendered`` as the table message: edited in place (within the table's share
+        of the group's budget, newest content first), or ``fresh`` (sent anew below the
+        latest posts, the old one deleted unless ``keep_old``). ``final``: the table's last
+        word (a stopped or finished game), sealed: nothing shown later overwrites it."""
+        self.outbox.show(
+            table_key(table.game_id),
+            table.row.chat_id,
+            content(rendered, table.game_id, table.version),
+            message_id=table.row.table_message_id,
+            thread_id=table.row.thread_id,
+            fresh=fresh,
+            keep_old=keep_old,
+            final=final,
+            table=True,
+            on_sent=self._record_table(table.game_id),
+        )
+
+    def _retire_table(self, table: Table, text: str) -> bool:
+        """Turn the table message into ``text`` (no buttons), to stay in the chat as a record;
+        False when there is none."""
+        return self.outbox.retire(
+            table_key(table.game_id),
+            table.row.chat_id,
+            Content(text),
+            message_id=table.row.table_message_id,
+        )
+
+    def _table_message(
+        self, view: TableView, *, fresh: bool = False, keep_old: bool = False
+    ) -> None:
+        table, tr = view.table, view.group_tr()
+        assert table.state is not None
+        if table.state.is_over:
+            return
+        rendered = render_table(
+            observe(table.state, None),
+            table.players(),
+            tr,
+            hand_url=self.deep_link(DeepLink("h", table.game_id)),
+            waiting=awaited_seats(table, table.state),
+            left_by=_left_by(view),
+            note=self._notes.get(table.game_id),
+        )
+        self._show_table(table, rendered, fresh=fresh, keep_old=keep_old)
+
+    def _round_summary(self, table: Table, tr: Translator, number: int) -> str:
+        """The summary of round ``number`` with the totals after it."""
+        state = table.state
+        assert state is not None
+        rows = [r for r in state.sheet() if r.number <= number]
+        totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
+        return round_summary(rows[-1], table.players(), tr, totals=totals)
+
+    def _game_over(self, view: TableView, *, fresh: bool = False, keep_old: bool = False) -> None:
+        table, tr = view.table, view.group_tr()
+        state = table.state
+        assert state is not None
+        players = table.players()
+        sheet = render_sheet(
+            state.sheet(),
+            state.totals(),
+            players,
+            tr,
+            rounds_total=state.settings.rounds,
+            final=True,
+            klammern_target=_target(state),
+        )
+        over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
+        # Below the last round summary (sent anew, the old table message kept as the record).
+        self._show_table(
+            table, Rendered(over + "\n\n" + sheet), fresh=fresh, final=True, keep_old=keep_old
+        )
+        self._close_hands(view, messages.game_finished_notice)
+
+    def _stopped(self, view: TableView, actor: int | None) -> None:
+        """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
+        message, with the sheet so far, and in every player's hand message."""
+        table, tr = view.table, view.group_tr()
+        name = view.name(actor)
+        if table.state is None:
+            self._show_table(table, Rendered(messages.lobby_cancelled(tr, name)), final=True)
+            return
+        text = messages.game_stopped(tr, name)
+        if table.state.rounds:
+            text += "\n\n" + render_sheet(
+                table.state.sheet(),
+                table.state.totals(),
+                table.players(),
+                tr,
+                rounds_total=table.state.settings.rounds,
+                stopped=True,
+                klammern_target=_target(table.state),
+            )
+        self._show_table(table, Rendered(text), final=True)
+        self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
+
+    def ask_stop(
+        self, table: Table, rendered: Rendered, thread_id: int | None, command: Message | None
+    ) -> None:
+        """Post ``/stop``'s question in the table's chat; its buttons are valid on this message
+        only (:meth:`is_stop_prompt`, issue 10 item 9)."""
+        game_id = table.game_id
+
+        async def asked(message_id: int) -> None:
+            self._stop_prompts.setdefault(game_id, set()).add(message_id)
+
+        self.outbox.post(
+            table.row.chat_id,
+            content(rendered, game_id, table.version),
+            thread_id=thread_id,
+            reply_to=command.message_id if command is not None else None,
+            on_sent=asked,
+        )
+
+    def is_stop_prompt(self, game_id: int, message_id: int) -> bool:
+        """Whether ``message_id`` is a ``/stop`` question of the game (asked since the bot
+        started; after a restart the question is asked again)."""
+        return message_id in self._stop_prompts.get(game_id, ())
+
+    def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
+        """The boompje so far (``/score``)."""
+        state = table.state
+        if state is None:
+            return render_sheet((), {}, table.players(), tr)
+        return render_sheet(
+            state.sheet(),
+            state.totals(),
+            table.players(),
+            tr,
+            viewer=viewer,
+            rounds_total=state.settings.rounds,
+            final=state.is_over,
+            stopped=table.row.status is GameStatus.ABANDONED and not state.is_over,
+            klammern_target=_target(state),
+        )
+
+
+def _target(state: GameState) -> int | None:
+    """Klammern: the big points that end the game (the sheet's Klammern form); else None."""
+    return state.settings.target_big_points if state.is_klammern else None
+
+
+def _left_by(view: TableView) -> dict[Seat, str]:
+    """Computer seats whose former player may take them back: seat → their name."""
+    return {
+        Seat(s.index): view.name(s.former_user_id) or "?"
+        for s in view.table.row.seats
+        if s.kind is SeatKind.COMPUTER and s.former_user_id is not None
+    }

@@ -1,0 +1,96 @@
+"""What the presenter's parts share: the port to the service, the outbox, deep links, the
+surfaces' keys and the little state kept between outcomes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.outbox import Job, Outbox, SurfaceKey
+from bot.service import TableView
+from bot.taps import DeepLink
+from storage import MessageRef
+
+
+class TableSource(Protocol):
+    """What the presenter needs from the service (:class:`bot.service.GameService` is one):
+    views of the games, and where the ids of the messages it sends are recorded."""
+
+    def clock(self) -> float:
+        """UTC epoch seconds."""
+
+    async def view(self, game_id: int) -> TableView | None:
+        """The game as the presenter shows it (None: unknown)."""
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """The running games where the user plays or may take a seat back."""
+
+    async def record_table_message(self, game_id: int, message_id: int | None) -> None:
+        """The message that now shows the game's table."""
+
+    async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
+        """The private message that now shows the seat's hand (or its offer)."""
+
+
+def table_key(game_id: int) -> SurfaceKey:
+    """The surface of a game's table message (the lobby first, the sheet last)."""
+    return ("table", game_id)
+
+
+def hand_key(game_id: int, seat: int) -> SurfaceKey:
+    """The surface of a seat's private hand message (or the offer to take the seat back)."""
+    return ("hand", game_id, seat)
+
+
+class PresenterBase:
+    """State and helpers of the presenter (see :class:`bot.presenter.Presenter`).
+
+    Args:
+        source: views of the games, and where message ids are recorded.
+        outbox: every Telegram message goes through it.
+        bot_username: for deep links ``t.me/<bot>?start=...``.
+    """
+
+    def __init__(self, source: TableSource, outbox: Outbox, bot_username: str) -> None:
+        self.source = source
+        self.outbox = outbox
+        self.bot_username = bot_username
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._warned: set[tuple[int, int]] = set()
+        """(game, seat) whose player blocked the bot and was told so in the group."""
+        self._notes: dict[int, str] = {}
+        """game → the latest notice about a seat, the table message's last line."""
+        self._stop_prompts: dict[int, set[int]] = {}
+        """game → the messages that asked ``/stop``'s question."""
+        self._reminders: dict[tuple[int, int], Job] = {}
+        """(game, seat) → the turn reminder sent to that seat's player, withdrawn once it is
+        obsolete."""
+
+    def deep_link(self, link: DeepLink) -> str:
+        """``https://t.me/<bot>?start=<payload>``."""
+        return self.start_link(link.encode())
+
+    def start_link(self, payload: str) -> str:
+        """The link that opens the private chat with ``/start <payload>``."""
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lk = self._locks.get(game_id)
+        if lk is None:
+            lk = self._locks[game_id] = asyncio.Lock()
+        return lk
+
+    def _record_table(self, game_id: int) -> Callable[[int], Awaitable[None]]:
+        async def record(message_id: int) -> None:
+            await self.source.record_table_message(game_id, message_id)
+
+        return record
+
+    def _record_hand(
+        self, game_id: int, seat: int, chat_id: int
+    ) -> Callable[[int], Awaitable[None]]:
+        async def record(message_id: int) -> None:
+            await self.source.record_hand_message(game_id, seat, MessageRef(chat_id, message_id))
+
+        return record
