@@ -25,7 +25,9 @@ from .flood import FloodControl, FloodRule, RateLimits
 from .harness import SimUser
 from .model import CallbackQueryRecord, FakeChat, FakeMessage, FakeUser
 from .params import Params, read_params
+from .people import PeopleMixin, register_anonymous_bot
 from .registry import Handler, lookup
+from .topics import TopicsMixin
 from .updates import QueuedUpdate, UpdateQueue
 from .waiting import Waiting
 from .world import World
@@ -38,7 +40,7 @@ DEFAULT_TOKEN = "123456789:fake-token-for-tests"
 """Not a real token (and not shaped like one, so secret scanners stay quiet)."""
 
 
-class FakeBotApi(Waiting, FaultsMixin):
+class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin):
     """A local stand-in for ``api.telegram.org`` that answers like Telegram.
 
     Attributes tests read: ``world`` (users, chats, messages), ``calls`` (the call log),
@@ -65,6 +67,7 @@ class FakeBotApi(Waiting, FaultsMixin):
             is_bot=True,
         )  # fmt: skip
         self.world = World(bot)
+        register_anonymous_bot(self.world)  # Telegram's GroupAnonymousBot, a known user
         self.updates = UpdateQueue()
         self.calls = CallLog()
         self.clock = clock
