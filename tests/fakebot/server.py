@@ -30,6 +30,7 @@ from .registry import Handler, lookup
 from .topics import TopicsMixin
 from .updates import QueuedUpdate, UpdateQueue
 from .waiting import Waiting
+from .webhook import WebhookDelivery, WebhookMixin
 from .world import World
 
 JSONDict = dict[str, Any]
@@ -40,14 +41,14 @@ DEFAULT_TOKEN = "123456789:fake-token-for-tests"
 """Not a real token (and not shaped like one, so secret scanners stay quiet)."""
 
 
-class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin):
+class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
     """A local stand-in for ``api.telegram.org`` that answers like Telegram.
 
     Attributes tests read: ``world`` (users, chats, messages), ``calls`` (the call log),
     ``updates`` (pending, confirmed and dropped updates), ``flood`` (429 rules and rate model),
     ``commands`` (``setMyCommands`` per scope and language), ``unknown_methods`` (methods
     the fake does not know, answered 404) and ``internal_errors`` (bugs in the fake itself),
-    ``faults`` (injected faults, ``faults.py``).
+    ``faults`` (injected faults, ``faults.py``), ``webhook`` (``webhook.py``).
     """
 
     def __init__(
@@ -84,6 +85,7 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin):
         self.files: dict[str, bytes] = {}
         self.closing = False
         self.faults = FaultInjector()
+        self.webhook = WebhookDelivery(self)
         self._changed = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
@@ -110,6 +112,7 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin):
         self.closing = True
         self.notify()
         self.faults.release_holds()
+        await self.webhook.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
