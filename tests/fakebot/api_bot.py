@@ -63,7 +63,7 @@ async def get_updates(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
 @api_method("deleteWebhook")
 async def delete_webhook(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
     """Remove the webhook; ``drop_pending_updates`` forgets queued updates."""
-    api.webhook_url = None
+    api.webhook.clear()
     if p.flag("drop_pending_updates"):
         api.updates.drop_pending()
     return True
@@ -71,8 +71,9 @@ async def delete_webhook(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
 
 @api_method("setWebhook")
 async def set_webhook(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
-    """Remember the URL (``getUpdates`` then answers 409 Conflict, as on Telegram)."""
-    api.webhook_url = p.text("url") or None
+    """Check and remember the URL and secret (``getUpdates`` then answers 409 Conflict, as
+    on Telegram); with delivery switched on, updates are POSTed to it (``webhook.py``)."""
+    api.webhook.configure(p)
     if p.flag("drop_pending_updates"):
         api.updates.drop_pending()
     return True
@@ -80,12 +81,8 @@ async def set_webhook(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
 
 @api_method("getWebhookInfo")
 async def get_webhook_info(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
-    """The webhook URL (empty when polling) and the number of pending updates."""
-    return {
-        "url": api.webhook_url or "",
-        "has_custom_certificate": False,
-        "pending_update_count": len(api.updates.pending),
-    }
+    """The webhook URL (empty when polling), pending updates and the last delivery error."""
+    return api.webhook.info()
 
 
 def _language(p: Params) -> str:

@@ -28,7 +28,8 @@ CHAT_ACTIONS = frozenset(
 def chat_member_json(api: FakeBotApi, chat: FakeChat, user_id: int) -> JSONDict:
     """The ``ChatMember`` object for a user in a chat."""
     user = api.world.users[user_id]
-    return member_object(user.to_api(), api.world.member_status(chat, user_id))
+    status = api.world.member_status(chat, user_id)
+    return member_object(user.to_api(), status, is_anonymous=user_id in chat.anonymous_admins)
 
 
 @api_method("getChat")

@@ -11,6 +11,7 @@ from .errors import ApiError, bad_request
 from .html_parser import FormattedText, utf16_len
 from .model import FakeChat, FakeMessage
 from .registry import api_method
+from .topics import thread_of_post, topic_root_reply
 
 if TYPE_CHECKING:
     from .calls import ApiCall
@@ -33,11 +34,18 @@ def _format(api: FakeBotApi, p: Params, field: str = "text") -> FormattedText | 
 
 
 def _reply_to(api: FakeBotApi, chat: FakeChat, p: Params) -> FakeMessage | None:
-    reply = p.decoded("reply_parameters", "reply parameters") or {}
-    message_id = reply.get("message_id", p.integer("reply_to_message_id"))
+    # Like the Bot API: with reply_parameters, the old top-level parameters are ignored.
+    if "reply_parameters" in p:
+        reply = p.decoded("reply_parameters", "reply parameters") or {}
+        if not isinstance(reply, dict):
+            raise bad_request("Object expected as reply parameters")
+        message_id = reply.get("message_id")
+        allow = bool(reply.get("allow_sending_without_reply", False))
+    else:
+        message_id = p.integer("reply_to_message_id")
+        allow = p.flag("allow_sending_without_reply")
     if message_id is None:
         return None
-    allow = bool(reply.get("allow_sending_without_reply", p.flag("allow_sending_without_reply")))
     target = chat.message(int(message_id))
     if target is None or target.deleted:
         if allow:
@@ -51,7 +59,10 @@ def _post(
 ) -> JSONDict:
     reply_markup = check_reply_markup(p)
     replied = _reply_to(api, chat, p)
-    extra: JSONDict = {}
+    thread = thread_of_post(
+        chat, p.integer("message_thread_id"), replied, may_post_closed=api.world.bot_is_admin(chat)
+    )
+    extra: JSONDict = topic_root_reply(chat, thread)
     if replied is not None:
         extra["reply_to_message"] = replied.to_api(chat)
     message = api.world.add_message(
@@ -61,6 +72,7 @@ def _post(
         parse_mode=p.text("parse_mode"),
         reply_markup=reply_markup,
         reply_to_message_id=replied.message_id if replied else None,
+        message_thread_id=thread,
         extra=extra,
         **fields,
     )

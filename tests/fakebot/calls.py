@@ -25,7 +25,9 @@ class ApiCall:
     ``params`` are as received (strings for form bodies); ``chat_id`` is the chat the call
     concerned, when it has one.  ``started``/``finished`` come from the server's clock
     (``time.monotonic`` unless a test gave another).  ``status`` is the HTTP status (200 on
-    success, 0 while running or when the bot went away before an answer).
+    success, 0 while running or when the bot went away before an answer).  ``fault`` names the
+    injected fault (``faults.py``) the call met, ``took_effect`` whether it still changed the
+    world then (None for calls without a fault).
     """
 
     seq: int
@@ -38,11 +40,22 @@ class ApiCall:
     description: str | None = None
     result: Any = None
     error_parameters: JSONDict | None = field(default=None, repr=False)
+    fault: str | None = None
+    took_effect: bool | None = None
 
     @property
     def ok(self) -> bool:
         """True when the call succeeded."""
         return self.status == 200
+
+    def record(self, status: int, body: JSONDict) -> None:
+        """Keep the answer the client got (the server calls this)."""
+        self.status = status
+        if body.get("ok"):
+            self.result = body["result"]
+        else:
+            self.description = body.get("description")
+            self.error_parameters = body.get("parameters")
 
     def param(self, name: str) -> Any:
         """A parameter with JSON strings decoded (``reply_markup``, ``scope``, numbers...)."""
@@ -56,7 +69,8 @@ class ApiCall:
 
     def __str__(self) -> str:
         outcome = "ok" if self.ok else f"{self.status} {self.description}"
-        return f"#{self.seq} {self.method}(chat={self.chat_id}) -> {outcome}"
+        fault = f" [fault {self.fault}]" if self.fault else ""
+        return f"#{self.seq} {self.method}(chat={self.chat_id}) -> {outcome}{fault}"
 
 
 class CallLog:
@@ -105,6 +119,10 @@ class CallLog:
     def errors(self, since: int = 0) -> list[ApiCall]:
         """Finished calls that got an error answer."""
         return [c for c in self._calls[since:] if c.status not in (0, 200)]
+
+    def faulted(self, *methods: str, since: int = 0) -> list[ApiCall]:
+        """Calls that met an injected fault (``FakeBotApi.inject_fault``)."""
+        return [c for c in self.filter(*methods, since=since) if c.fault is not None]
 
     def methods(self, since: int = 0) -> list[str]:
         """Method names in call order (handy in assertion messages)."""

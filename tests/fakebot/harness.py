@@ -24,6 +24,8 @@ from .model import (
     MemberStatus,
     member_object,
 )
+from .people import anonymous_sender
+from .topics import user_thread
 
 if TYPE_CHECKING:
     from .server import FakeBotApi
@@ -112,13 +114,22 @@ class SimUser:
         return target
 
     async def send(
-        self, chat: FakeChat | int | None, text: str, *, reply_to: FakeMessage | None = None
+        self,
+        chat: FakeChat | int | None,
+        text: str,
+        *,
+        reply_to: FakeMessage | None = None,
+        thread_id: int | None = None,
+        anonymous: bool = False,
     ) -> FakeMessage:
         """Write ``text`` in a chat (None: the private chat with the bot); return the message.
 
         Commands get ``bot_command`` entities.  Writing to the bot privately counts as
         starting it.  In groups with privacy mode on (the default) the bot only receives
-        commands and replies to its own messages, as on Telegram.
+        commands and replies to its own messages, as on Telegram.  ``thread_id``: a forum
+        topic (``api.add_topic``; a reply goes to the topic of the message it replies to).
+        ``anonymous``: an administrator posting as the group (``people.py``); the stored
+        message keeps the real author in ``from_user``, the bot sees GroupAnonymousBot.
         """
         target = self._chat(chat)
         if target.type == "private":
@@ -126,13 +137,34 @@ class SimUser:
                 raise ValueError(f"{self} blocked the bot; call start_bot() to unblock")
             self.record.started = True
         entities = command_entities(text)
-        fields: JSONDict = {"text": text, "entities": entities}
+        is_admin = target.members.get(self.id) in ("creator", "administrator")
+        thread, extra = user_thread(target, thread_id, reply_to, is_admin=is_admin)
+        fields: JSONDict = {"text": text, "entities": entities, "message_thread_id": thread}
         if reply_to is not None:
             fields["reply_to_message_id"] = reply_to.message_id
-            fields["extra"] = {"reply_to_message": reply_to.to_api(target)}
+            extra["reply_to_message"] = reply_to.to_api(target)
+        if anonymous:
+            extra.update(anonymous_sender(self.api.world, target, self.record))
+        fields["extra"] = extra
         message = self.api.world.add_message(target, self.record, **fields)
         if self._bot_sees(target, message, reply_to):
             self.api.enqueue("message", message.to_api(target))
+        else:
+            self.api.notify()
+        return message
+
+    async def edit(self, message: FakeMessage, text: str) -> FakeMessage:
+        """Edit one of this user's text messages; the bot gets ``edited_message`` when it saw
+        (or would now see) the message, as on Telegram."""
+        if message.deleted or message.from_user is not self.record or message.text is None:
+            raise ValueError(f"{self} cannot edit message {message.message_id}")
+        chat = self._chat(message.chat_id)
+        message.history.append((message.text, message.reply_markup))
+        message.text, message.entities = text, command_entities(text)
+        message.edit_date = int(time.time())
+        reply_to = chat.message(message.reply_to_message_id or 0)
+        if self._bot_sees(chat, message, reply_to):
+            self.api.enqueue("edited_message", message.to_api(chat))
         else:
             self.api.notify()
         return message
@@ -208,7 +240,13 @@ class SimUser:
         return await self.tap_data(message, found.callback_data)
 
     async def tap_data(self, message: FakeMessage, data: str) -> Tap:
-        """Send a callback query with arbitrary (possibly forged or stale) data."""
+        """Send a callback query with arbitrary (possibly forged or stale) data.
+
+        Always from this user, also for an admin who posts anonymously (Telegram has no
+        anonymous taps); a deleted message has no buttons to tap (LookupError).
+        """
+        if message.deleted:
+            raise LookupError(f"message {message.message_id} was deleted")
         chat = self._chat(message.chat_id)
         world = self.api.world
         query = CallbackQueryRecord(

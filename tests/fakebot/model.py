@@ -23,14 +23,17 @@ _ADMIN_RIGHTS = (
 )  # fmt: skip
 
 
-def member_object(user: JSONDict, status: MemberStatus) -> JSONDict:
-    """The Bot API ``ChatMember`` object for a user (``User`` dict) with a status."""
+def member_object(user: JSONDict, status: MemberStatus, *, is_anonymous: bool = False) -> JSONDict:
+    """The Bot API ``ChatMember`` object for a user (``User`` dict) with a status.
+
+    ``is_anonymous``: an owner or administrator who posts as the group.
+    """
     data: JSONDict = {"status": status, "user": user}
     if status == "creator":
-        data["is_anonymous"] = False
+        data["is_anonymous"] = is_anonymous
     elif status == "administrator":
         data.update(dict.fromkeys(_ADMIN_RIGHTS, True))
-        data.update(can_be_edited=False, is_anonymous=False)
+        data.update(can_be_edited=False, is_anonymous=is_anonymous)
     elif status == "kicked":
         data["until_date"] = 0
     return data
@@ -104,6 +107,7 @@ class FakeMessage:
     parse_mode: str | None = None
     reply_markup: JSONDict | None = None
     reply_to_message_id: int | None = None
+    message_thread_id: int | None = None  # the forum topic (None: not in a topic, or General)
     caption: str | None = None
     photo: list[JSONDict] | None = None
     edit_date: int | None = None
@@ -176,6 +180,8 @@ class FakeMessage:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.message_thread_id is not None:
+            data.update(message_thread_id=self.message_thread_id, is_topic_message=True)
         data.update(self.extra)
         return data
 
@@ -187,6 +193,8 @@ class FakeChat:
     ``members`` maps user id to status (``creator``, ``administrator``, ``member``, ``left``,
     ``kicked``); ``bot_status`` is the bot's own status (``member``, ``administrator``,
     ``left``, ``kicked``).  ``migrated_to`` is set once a group became a supergroup.
+    ``is_forum``: a supergroup with topics (``topics`` by thread id, see ``topics.py``);
+    ``anonymous_admins``: ids of administrators who post as the group (``anonymous.py``).
     """
 
     id: int
@@ -203,6 +211,9 @@ class FakeChat:
     pinned: list[int] = field(default_factory=list)
     chat_actions: list[str] = field(default_factory=list)
     menu_button: JSONDict | None = None
+    is_forum: bool = False
+    topics: dict[int, ForumTopic] = field(default_factory=dict)
+    anonymous_admins: set[int] = field(default_factory=set)
 
     @property
     def is_group(self) -> bool:
@@ -265,7 +276,20 @@ class FakeChat:
             data["title"] = self.title or ""
             if self.username:
                 data["username"] = self.username
+            if self.is_forum:
+                data["is_forum"] = True
         return data
+
+
+@dataclass(slots=True)
+class ForumTopic:
+    """A topic of a forum supergroup; its thread id is the id of its creation message."""
+
+    thread_id: int
+    name: str
+    icon_color: int
+    closed: bool = False
+    deleted: bool = False
 
 
 @dataclass(slots=True)

@@ -20,13 +20,17 @@ from . import api_bot, api_chats, api_messages  # noqa: F401  (register the meth
 from .calls import ApiCall, CallLog
 from .commands import CommandStore
 from .errors import ApiError, not_found, unauthorized
+from .faults import FaultInjector, FaultsMixin
 from .flood import FloodControl, FloodRule, RateLimits
 from .harness import SimUser
 from .model import CallbackQueryRecord, FakeChat, FakeMessage, FakeUser
 from .params import Params, read_params
+from .people import PeopleMixin, register_anonymous_bot
 from .registry import Handler, lookup
+from .topics import TopicsMixin
 from .updates import QueuedUpdate, UpdateQueue
 from .waiting import Waiting
+from .webhook import WebhookDelivery, WebhookMixin
 from .world import World
 
 JSONDict = dict[str, Any]
@@ -37,13 +41,14 @@ DEFAULT_TOKEN = "123456789:fake-token-for-tests"
 """Not a real token (and not shaped like one, so secret scanners stay quiet)."""
 
 
-class FakeBotApi(Waiting):
+class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
     """A local stand-in for ``api.telegram.org`` that answers like Telegram.
 
     Attributes tests read: ``world`` (users, chats, messages), ``calls`` (the call log),
     ``updates`` (pending, confirmed and dropped updates), ``flood`` (429 rules and rate model),
     ``commands`` (``setMyCommands`` per scope and language), ``unknown_methods`` (methods
-    the fake does not know, answered 404) and ``internal_errors`` (bugs in the fake itself).
+    the fake does not know, answered 404) and ``internal_errors`` (bugs in the fake itself),
+    ``faults`` (injected faults, ``faults.py``), ``webhook`` (``webhook.py``).
     """
 
     def __init__(
@@ -63,6 +68,7 @@ class FakeBotApi(Waiting):
             is_bot=True,
         )  # fmt: skip
         self.world = World(bot)
+        register_anonymous_bot(self.world)  # Telegram's GroupAnonymousBot, a known user
         self.updates = UpdateQueue()
         self.calls = CallLog()
         self.clock = clock
@@ -78,6 +84,8 @@ class FakeBotApi(Waiting):
         self.default_menu_button: JSONDict = {"type": "commands"}
         self.files: dict[str, bytes] = {}
         self.closing = False
+        self.faults = FaultInjector()
+        self.webhook = WebhookDelivery(self)
         self._changed = asyncio.Event()
         self._inflight = 0
         self._last_activity = time.monotonic()
@@ -103,6 +111,8 @@ class FakeBotApi(Waiting):
         """End pending long polls and close the server."""
         self.closing = True
         self.notify()
+        self.faults.release_holds()
+        await self.webhook.stop()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -278,7 +288,7 @@ class FakeBotApi(Waiting):
     async def _file(self, request: web.Request) -> web.Response:
         return web.json_response(not_found().to_json(), status=404)
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["method"]
         found = lookup(name)
         method = found[0] if found else name
@@ -296,20 +306,21 @@ class FakeBotApi(Waiting):
             self._inflight += 1
             self.touch()
         self.notify()
+        token = request.match_info["token"]
         try:
-            status, body = await self._answer(request.match_info["token"], found, call)
+            fault = self.faults.pick(call)
+            if fault is not None:
+                return await self.faults.respond(
+                    request, fault, call, lambda: self._answer(token, found, call)
+                )
+            status, body = await self._answer(token, found, call)
         finally:
             if not long_poll:
                 self._inflight -= 1
                 self.touch()
             call.finished = self.clock()
             self.notify()
-        call.status = status
-        if body.get("ok"):
-            call.result = body["result"]
-        else:
-            call.description = body.get("description")
-            call.error_parameters = body.get("parameters")
+        call.record(status, body)
         return web.json_response(body, status=status)
 
     async def _answer(
