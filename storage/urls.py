@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 
 class Backend(StrEnum):
@@ -104,18 +104,15 @@ def parse_database_url(value: str | os.PathLike[str]) -> DatabaseUrl:
 
 def redact(text: str) -> str:
     """``text`` with the password of a URL (``user:password@`` or ``?password=...``) replaced
-    by ``***``; text that is not a URL comes back unchanged."""
-    if _SCHEME.match(text) is None:
+    by ``***``; anything else comes back unchanged."""
+    match = _SCHEME.match(text)
+    if match is None:
         return text
-    try:
-        parts = urlsplit(text)
-    except ValueError:
-        return re.sub(r"(//[^/@:]*:)[^@/]*@", r"\1***@", text)
-    netloc = parts.netloc
-    if "@" in netloc:
-        userinfo, _, host = netloc.rpartition("@")
-        if ":" in userinfo:
-            userinfo = userinfo.split(":", 1)[0] + ":***"
-        netloc = f"{userinfo}@{host}"
-    query = re.sub(r"(^|&)(password=)[^&]*", r"\1\2***", parts.query)
-    return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, query, parts.fragment))
+    rest = text[match.end() :]
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    netloc, tail = rest[:cut], rest[cut:]
+    userinfo, at, host = netloc.rpartition("@")
+    if at and ":" in userinfo:
+        netloc = userinfo.split(":", 1)[0] + ":***@" + host
+    tail = re.sub(r"([?&]password=)[^&#]*", r"\1***", tail)
+    return text[: match.end()] + netloc + tail
