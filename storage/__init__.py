@@ -71,12 +71,12 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
 problem: catch these to report one line (``bot/__main__.py``, ``bot/admin.py``)."""
 
 
-async def open_repository(url_or_path: str | os.PathLike[str]) -> Repository:
-    """Open the database ``url_or_path`` names, migrated to the current schema: a plain path
-    or ``sqlite:///path`` (an SQLite file, created if missing; ``":memory:"`` or
-    ``sqlite:///:memory:`` for a throw-away one) or a ``postgresql://`` / ``postgres://`` URL
-    (the database must exist). See :mod:`storage.urls`. Close the repository with
-    ``await repo.close()`` or ``async with``.
+async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> Repository:
+    """Open the database ``url_or_path`` names (or a parsed :class:`DatabaseUrl`), migrated
+    to the current schema: a plain path or ``sqlite:///path`` (an SQLite file, created if
+    missing; ``":memory:"`` or ``sqlite:///:memory:`` for a throw-away one) or a
+    ``postgresql://`` / ``postgres://`` URL (the database must exist). See
+    :mod:`storage.urls`. Close the repository with ``await repo.close()`` or ``async with``.
 
     Raises:
         ValueError: ``url_or_path`` is not a database setting (unknown scheme...).
@@ -85,7 +85,7 @@ async def open_repository(url_or_path: str | os.PathLike[str]) -> Repository:
         sqlite3.Error: the SQLite file cannot be opened.
         asyncpg.PostgresError: a PostgreSQL migration failed.
     """
-    url = parse_database_url(url_or_path)
+    url = url_or_path if isinstance(url_or_path, DatabaseUrl) else parse_database_url(url_or_path)
     if url.backend is Backend.POSTGRESQL:
         return await PostgresRepository.open(url.target)
     return await SqliteRepository.open(url.target)

@@ -179,6 +179,40 @@ async def test_python_m_bot_with_a_file_that_is_not_a_database_stops_with_one_li
     assert bad.read_text().startswith("not a database")  # left as it was
 
 
+async def test_python_m_bot_with_a_database_url_that_is_not_one_stops_with_one_line(
+    tmp_path: Path,
+) -> None:
+    env = _env(TELEGRAM_BOT_TOKEN=WRONG_TOKEN, DATABASE_URL="mysql://bot:s3cret@db/klaverjas")
+    code, out, err = await _run_bot(env, tmp_path, seconds=30)
+    assert code == 2, err
+    (line,) = err.splitlines()
+    assert line.startswith("DATABASE_URL: ") and "unsupported database URL scheme" in line
+    assert "s3cret" not in out + err
+
+
+async def test_python_m_bot_with_an_unreachable_postgresql_stops_with_one_line(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))  # bound but not listening: the server is "down"
+        url = f"postgresql://bot:s3cret@127.0.0.1:{sock.getsockname()[1]}/klaverjas"
+        env = _env(
+            TELEGRAM_BOT_TOKEN=fake_api.token,
+            TELEGRAM_API_BASE_URL=fake_api.base_url,
+            DATABASE_URL=url,
+            DATABASE_PATH=str(tmp_path / "not-used.sqlite3"),
+            COMPUTER_WORKERS="0",
+            LOG_LEVEL="INFO",
+        )
+        code, out, err = await _run_bot(env, tmp_path, seconds=60)
+    assert code == 2, err
+    shown = url.replace(":s3cret@", ":***@")
+    assert err.splitlines()[-1].startswith(f"Cannot open the database {shown}: ")
+    assert "Traceback" not in err
+    assert "s3cret" not in out + err
+    assert not (tmp_path / "not-used.sqlite3").exists()  # DATABASE_URL won
+
+
 def test_log_lines_never_show_the_token() -> None:
     formatter = RedactingFormatter("%(levelname)s %(message)s", WRONG_TOKEN)
     try:
