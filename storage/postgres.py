@@ -58,6 +58,40 @@ from storage.urls import redact
 
 _OPEN = sorted(s.value for s in OPEN_STATUSES)
 
+_UPSERT_USER = """
+WITH cur AS (SELECT * FROM users WHERE user_id = $1::bigint),
+new AS (
+    INSERT INTO users (user_id, display_name, telegram_language, updated_at)
+    SELECT $1::bigint, $2::text, $3::text, $4::float8
+    WHERE NOT EXISTS (
+        SELECT 1 FROM cur WHERE display_name = $2 AND telegram_language IS NOT DISTINCT FROM $3
+    )
+    ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name,
+        telegram_language = excluded.telegram_language, updated_at = excluded.updated_at
+    RETURNING *
+)
+SELECT * FROM new UNION ALL SELECT * FROM cur WHERE NOT EXISTS (SELECT 1 FROM new)
+"""
+"""Insert or refresh a user in one statement; when the row already says so, the INSERT has
+no row to insert, so nothing is written or locked (an ``ON CONFLICT ... WHERE`` that skips the
+update would still lock the row, and a lock is a write that waits for the WAL flush)."""
+
+_UPSERT_CHAT = """
+WITH cur AS (SELECT * FROM chats WHERE chat_id = $1::bigint),
+new AS (
+    INSERT INTO chats (chat_id, chat_type, title, updated_at)
+    SELECT $1::bigint, $2::text, $3::text, $4::float8
+    WHERE NOT EXISTS (
+        SELECT 1 FROM cur WHERE chat_type = $2 AND title IS NOT DISTINCT FROM $3
+    )
+    ON CONFLICT (chat_id) DO UPDATE SET chat_type = excluded.chat_type,
+        title = excluded.title, updated_at = excluded.updated_at
+    RETURNING *
+)
+SELECT * FROM new UNION ALL SELECT * FROM cur WHERE NOT EXISTS (SELECT 1 FROM new)
+"""
+""":data:`_UPSERT_USER` for chats."""
+
 _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What asyncpg raises when a server cannot be reached or refuses us."""
 
@@ -163,25 +197,12 @@ class PostgresRepository:
     async def upsert_user(
         self, user_id: int, display_name: str, telegram_language: str | None, *, now: float
     ) -> User:
-        """See :meth:`Repository.upsert_user`. Writes nothing when the row already holds
-        these facts (every update touches its user): then ``updated_at`` stays."""
+        """See :meth:`Repository.upsert_user`. Writes (and locks) nothing when the row
+        already holds these facts (every update touches its user): then ``updated_at``
+        stays."""
         check_int64(user_id, "user_id")
         async with self._conn() as conn:
-            row = await conn.fetchrow(
-                "WITH new AS (INSERT INTO users (user_id, display_name, telegram_language, "
-                "updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO UPDATE SET "
-                "display_name = excluded.display_name, "
-                "telegram_language = excluded.telegram_language, "
-                "updated_at = excluded.updated_at "
-                "WHERE (users.display_name, users.telegram_language) IS DISTINCT FROM "
-                "(excluded.display_name, excluded.telegram_language) RETURNING *) "
-                "SELECT * FROM new UNION ALL "
-                "SELECT * FROM users WHERE user_id = $1 AND NOT EXISTS (SELECT 1 FROM new)",
-                user_id,
-                display_name,
-                telegram_language,
-                now,
-            )
+            row = await conn.fetchrow(_UPSERT_USER, user_id, display_name, telegram_language, now)
             if row is None:  # inserted by another connection after this statement began
                 row = await conn.fetchrow("SELECT * FROM users WHERE user_id = $1", user_id)
         assert row is not None
@@ -230,20 +251,7 @@ class PostgresRepository:
         """See :meth:`Repository.upsert_chat` (writes nothing when the row already says so)."""
         check_int64(chat_id, "chat_id")
         async with self._conn() as conn:
-            row = await conn.fetchrow(
-                "WITH new AS (INSERT INTO chats (chat_id, chat_type, title, updated_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (chat_id) DO UPDATE SET "
-                "chat_type = excluded.chat_type, title = excluded.title, "
-                "updated_at = excluded.updated_at "
-                "WHERE (chats.chat_type, chats.title) IS DISTINCT FROM "
-                "(excluded.chat_type, excluded.title) RETURNING *) "
-                "SELECT * FROM new UNION ALL "
-                "SELECT * FROM chats WHERE chat_id = $1 AND NOT EXISTS (SELECT 1 FROM new)",
-                chat_id,
-                chat_type,
-                title,
-                now,
-            )
+            row = await conn.fetchrow(_UPSERT_CHAT, chat_id, chat_type, title, now)
             if row is None:  # inserted by another connection after this statement began
                 row = await conn.fetchrow("SELECT * FROM chats WHERE chat_id = $1", chat_id)
         assert row is not None

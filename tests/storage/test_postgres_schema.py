@@ -17,7 +17,7 @@ from storage import DatabaseUnavailable, PostgresRepository, SchemaError, open_r
 from storage.migrations import MIGRATIONS, Migration
 from storage.postgres_migrations import PG_MIGRATIONS
 from tests.pg import PostgresDatabases
-from tests.storage.helpers import CHAT, T0
+from tests.storage.helpers import ANN, CHAT, T0
 
 FUTURE = Migration(len(PG_MIGRATIONS) + 1, "from the future", ("CREATE TABLE future (x INT)",))
 
@@ -173,3 +173,23 @@ async def test_a_database_that_does_not_exist_is_one_clear_error(
     url = urlunsplit(parts._replace(path="/no_such_database_here"))
     with pytest.raises(DatabaseUnavailable, match="no_such_database_here"):
         await open_repository(url)
+
+
+async def test_an_unchanged_user_or_chat_is_neither_written_nor_locked(empty_url: str) -> None:
+    """Every update touches its user and chat: when Telegram's facts are the same, the row
+    keeps its ``updated_at`` and no transaction takes its lock (``xmax`` stays 0), so no
+    commit waits for a WAL flush."""
+    async with await PostgresRepository.open(empty_url) as repo:
+        first = await repo.upsert_user(ANN, "Ann", "nl", now=T0)
+        chat = await repo.upsert_chat(CHAT, "group", "Club", now=T0)
+        assert await repo.upsert_user(ANN, "Ann", "nl", now=T0 + 5) == first
+        assert await repo.upsert_chat(CHAT, "group", "Club", now=T0 + 5) == chat
+        rows = await _fetch(
+            empty_url,
+            "SELECT xmax::text AS xmax FROM users UNION ALL SELECT xmax::text FROM chats",
+        )
+        assert [r["xmax"] for r in rows] == ["0", "0"]
+        changed = await repo.upsert_user(ANN, "Ann", None, now=T0 + 6)
+        assert (changed.telegram_language, changed.updated_at) == (None, T0 + 6)
+        renamed = await repo.upsert_chat(CHAT, "supergroup", "Club", now=T0 + 7)
+        assert (renamed.chat_type, renamed.updated_at) == ("supergroup", T0 + 7)
