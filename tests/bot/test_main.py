@@ -19,6 +19,7 @@ import pytest
 
 from bot.__main__ import BOOTSTRAP_RETRIES, RedactingFormatter
 from tests.fakebot import FakeBotApi
+from tests.pg import PostgresDatabases
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,6 +101,53 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
     (game,) = json.loads(out)
     assert game["status"] == "lobby" and game["chat_id"] == group.id
     assert game["settings"]["preset"] == "amsterdam" and game["settings"]["rounds"] == 16
+
+
+async def test_python_m_bot_on_postgresql_keeps_its_tables_there(
+    fake_api: FakeBotApi, postgres_server: PostgresDatabases, tmp_path: Path
+) -> None:
+    """The PostgreSQL variant of the README: ``DATABASE_URL`` names an empty database, the
+    bot makes its tables there, and ``python -m bot.admin export`` finds it by the same
+    setting."""
+    url = await postgres_server.create(migrated=False)
+    try:
+        env = _env(
+            TELEGRAM_BOT_TOKEN=fake_api.token,
+            TELEGRAM_API_BASE_URL=fake_api.base_url,
+            DATABASE_URL=url,
+            COMPUTER_WORKERS="0",
+            LOG_LEVEL="WARNING",
+        )
+        anna = fake_api.add_user("Anna", language_code="nl", started=True)
+        group = fake_api.add_group("Club", members=[anna])
+        proc = await _spawn_bot(env, tmp_path)
+        try:
+            await fake_api.wait_for(lambda: fake_api.calls.count("getUpdates") > 0, timeout=30)
+            await anna.send(group, "/klaverjas")
+            await fake_api.wait_for(
+                lambda: fake_api.chat(group).last_message(from_bot=True), timeout=15
+            )
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _, stderr = await asyncio.wait_for(proc.communicate(), timeout=20)
+        assert proc.returncode == 0, stderr.decode()
+        assert not (tmp_path / "klaverjas.sqlite3").exists()  # no SQLite file on the side
+        export = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.admin",
+            "export",
+            cwd=tmp_path,
+            env=_env(DATABASE_URL=url),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(export.communicate(), timeout=30)
+        assert export.returncode == 0, err.decode()
+        (game,) = json.loads(out)
+        assert (game["status"], game["chat_id"]) == ("lobby", group.id)
+    finally:
+        await postgres_server.drop(url)
 
 
 async def test_python_m_bot_without_a_token_says_what_is_missing(tmp_path: Path) -> None:
