@@ -23,18 +23,10 @@ from typing import Self
 
 import asyncpg
 
+from storage import postgres_bulk as bulk
 from storage import postgres_games as games
 from storage.errors import DatabaseUnavailable, NotFound
-from storage.imports import (
-    ACTION_COLUMNS,
-    CHAT_COLUMNS,
-    GAME_COLUMNS,
-    SEAT_COLUMNS,
-    USER_COLUMNS,
-    chat_row,
-    plan_import,
-    user_row,
-)
+from storage.imports import CHAT_COLUMNS, USER_COLUMNS, chat_row, user_row
 from storage.migrations import Migration
 from storage.postgres_migrations import PG_MIGRATIONS, apply_migrations
 from storage.postgres_rows import Conn, chat_from, load_games, load_histories, user_from
@@ -522,7 +514,7 @@ class PostgresRepository:
         if not rows:
             return
         async with self._tx() as conn:
-            await conn.executemany(_upsert("users", USER_COLUMNS), rows)
+            await bulk.import_rows(conn, "users", USER_COLUMNS, rows)
 
     async def import_chats(self, chats: Sequence[Chat]) -> None:
         """See :meth:`Repository.import_chats`."""
@@ -530,58 +522,11 @@ class PostgresRepository:
         if not rows:
             return
         async with self._tx() as conn:
-            await conn.executemany(_upsert("chats", CHAT_COLUMNS), rows)
+            await bulk.import_rows(conn, "chats", CHAT_COLUMNS, rows)
 
     async def import_games(self, histories: Sequence[GameHistory]) -> None:
-        """See :meth:`Repository.import_games`. Moves the ``game_id`` sequence past the
-        imported ids, so the next ``create_game`` gets a new one."""
-        plan = plan_import(histories)
-        if not plan.game_ids:
+        """See :meth:`Repository.import_games` (:func:`storage.postgres_bulk.import_games`)."""
+        if not histories:
             return
         async with self._tx() as conn:
-            existing = await conn.fetch(
-                "SELECT game_id FROM games WHERE game_id = ANY($1::bigint[])", plan.game_ids
-            )
-            chats = await conn.fetch(
-                "SELECT chat_id FROM chats WHERE chat_id = ANY($1::bigint[]) FOR KEY SHARE",
-                sorted(plan.chat_ids),
-            )
-            users = await conn.fetch(
-                "SELECT user_id FROM users WHERE user_id = ANY($1::bigint[]) FOR KEY SHARE",
-                sorted(plan.user_ids),
-            )
-            open_rows = await conn.fetch(
-                "SELECT chat_id, game_id FROM games WHERE chat_id = ANY($1::bigint[]) "
-                "AND status = ANY($2::text[])",
-                sorted(plan.open_games),
-                _OPEN,
-            )
-            plan.check(
-                existing=[r["game_id"] for r in existing],
-                chats=[r["chat_id"] for r in chats],
-                users=[r["user_id"] for r in users],
-                open_in_target={r["chat_id"]: r["game_id"] for r in open_rows},
-            )
-            await conn.copy_records_to_table("games", records=plan.games, columns=GAME_COLUMNS)
-            await conn.copy_records_to_table("game_seats", records=plan.seats, columns=SEAT_COLUMNS)
-            if plan.actions:
-                await conn.copy_records_to_table(
-                    "game_actions", records=plan.actions, columns=ACTION_COLUMNS
-                )
-            # games_game_id_seq: the identity sequence migration 1 made; never moved back.
-            await conn.execute(
-                "SELECT setval('games_game_id_seq', "
-                "GREATEST(MAX(game_id), (SELECT last_value FROM games_game_id_seq))) FROM games"
-            )
-
-
-def _upsert(table: str, columns: Sequence[str]) -> str:
-    """``INSERT`` of all ``columns`` that overwrites an existing row (the first column is the
-    key): users and chats are last-writer-wins."""
-    names = ", ".join(columns)
-    values = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns[1:])
-    return (
-        f"INSERT INTO {table} ({names}) VALUES ({values}) "
-        f"ON CONFLICT ({columns[0]}) DO UPDATE SET {updates}"
-    )
+            await bulk.import_games(conn, histories)
