@@ -3,7 +3,10 @@
 Before polling, the bot connects to the Bot API (``getMe``). A token the server rejects stops it
 with one line on stderr and exit code 2 (like a missing or malformed setting); a Bot API that
 cannot be reached after :data:`BOOTSTRAP_RETRIES` further attempts stops it with one line and
-exit code 1. The token is never printed: log lines that would contain it show ``<token>``.
+exit code 1. A database that cannot be opened (a file that is not SQLite, a PostgreSQL server
+that is down or refuses the login, a schema newer than the code) stops it with one line and
+exit code 2; a password in ``DATABASE_URL`` is never printed. The token is never printed: log
+lines that would contain it show ``<token>``.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import sys
 
 from pydantic import ValidationError
@@ -20,7 +22,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.app import build_application
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
-from storage import SchemaError
+from storage import DATABASE_ERRORS
 
 log = logging.getLogger("bot")
 
@@ -183,8 +185,9 @@ def main() -> int:
         app.run_polling(
             allowed_updates=["message", "callback_query"], bootstrap_retries=BOOTSTRAP_RETRIES
         )
-    except (sqlite3.Error, SchemaError) as exc:  # opening the database in post_init
-        print(f"Cannot open the database {config.database_path}: {exc}", file=sys.stderr)
+    except DATABASE_ERRORS as exc:  # opening the database in post_init
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        print(f"Cannot open the database {config.database}: {reason}", file=sys.stderr)
         return EXIT_CONFIG
     return 0
 

@@ -1,4 +1,9 @@
-"""``python -m bot.admin export --database PATH``: print every game as JSON (issue 3 contract).
+"""``python -m bot.admin``: ``export`` prints every game as JSON (issue 3 contract); ``copy``
+moves a whole database to another one (SQLite ↔ PostgreSQL, issue 12) and verifies it.
+
+``export [--database URL_OR_PATH] [--chat ID]``: without ``--database`` the bot's own setting
+is used: ``DATABASE_URL``, else ``DATABASE_PATH`` (environment, then ``.env`` in the working
+folder, then the default ``klaverjas.sqlite3``), as ``python -m bot`` would.
 
 One record per game: ``{"id", "chat_id", "status", "settings", "players", "rounds", "totals"}``
 with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
@@ -12,9 +17,21 @@ big points; each round has ``variant``, ``proposed``, ``bids``, ``declarations``
 ``multiplier``, ``small_points``, ``tally`` (small and big points after it), and, like a
 Klaverjassen round, ``score`` (the small points won) and ``nat`` (the playing team lost).
 
-A ``--database`` that does not exist (no file is created), is not an SQLite database or cannot
-be opened ends with one line on stderr and exit code 2. When the reader of the output goes
-away early (``... | head``) the export stops quietly with exit code 1.
+A database that does not exist (an SQLite file is not created), is not an SQLite database or
+cannot be opened (a PostgreSQL server that is down, a wrong password) ends with one line on
+stderr and exit code 2; a password is never printed. When the reader of the output goes away
+early (``... | head``) the export stops quietly with exit code 1.
+
+``copy --from URL_OR_PATH --to URL_OR_PATH [--resume]``: every user, chat and game (seats,
+settings, seed, action log with its times, snapshot, status, timer, message ids, former
+players) into an empty target (:func:`storage.copy.copy_database`; a PostgreSQL target
+database must exist, an SQLite file is created). Stop the bot first. A target that holds rows
+is refused with one line (exit 2) unless ``--resume`` (finish a copy from the same source that
+stopped part-way: games already there must be identical). Then the copy is verified: row counts
+of every table, every user and chat, every game's stored row and history, and every game
+replayed by the engine in both databases (settings + seed + actions → the export record of
+:func:`export_game`, compared). One summary line on stdout and exit 0; on any difference one
+line per difference (at most :data:`SHOWN_DIFFERENCES`) and a last line on stderr, exit 1.
 """
 
 from __future__ import annotations
@@ -23,19 +40,48 @@ import argparse
 import asyncio
 import json
 import os
-import sqlite3
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
+from bot.config import DatabaseSettings
 from bot.tables import TableSettings
 from engine.cards import Team
 from engine.game import GameState
 from engine.record import game_export, replay_actions, round_export
-from storage import Game, GameStatus, SeatKind, StorageError, open_repository
+from storage import (
+    DATABASE_ERRORS,
+    DatabaseUrl,
+    Game,
+    GameStatus,
+    Repository,
+    SeatKind,
+    open_repository,
+    parse_database_url,
+)
+from storage.copy import (
+    CopyConflict,
+    TargetNotEmpty,
+    copy_database,
+    game_differences,
+    paired_histories,
+    row_differences,
+)
 
 SEAT_LETTERS = "NESW"
+
+SHOWN_DIFFERENCES = 20
+"""At most this many differences are listed after a copy (then how many more there are)."""
+
+EXIT_FAILED = 1
+"""Exit code: the copy differs from its source (or the export's reader went away)."""
+
+EXIT_USAGE = 2
+"""Exit code: a database that cannot be used, or a refused copy."""
 
 
 def export_game(game: Game) -> dict[str, Any]:
@@ -98,7 +144,7 @@ def _klammern(state: GameState) -> dict[str, Any]:
     }
 
 
-async def export(database: str, chat_id: int | None = None) -> list[dict[str, Any]]:
+async def export(database: str | DatabaseUrl, chat_id: int | None = None) -> list[dict[str, Any]]:
     """All games of the database (or of one chat) as export records."""
     repo = await open_repository(database)
     try:
@@ -108,24 +154,198 @@ async def export(database: str, chat_id: int | None = None) -> list[dict[str, An
     return [export_game(g) for g in games]
 
 
+def replay_record(game: Game) -> dict[str, Any]:
+    """:func:`export_game`, or ``{"error": ...}`` for a game the engine cannot replay (so
+    that two copies of the same broken game still compare equal)."""
+    try:
+        return export_game(game)
+    except Exception as exc:  # any failure of the replay is the record
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
+@dataclass
+class Verification:
+    """What :func:`verify` found.
+
+    Attributes:
+        differences: one line per difference (empty: the copy is the source).
+        games: games compared.
+        actions: actions replayed in each database.
+        unreplayable: games the engine could not replay (in both, identically).
+    """
+
+    differences: list[str]
+    games: int = 0
+    actions: int = 0
+    unreplayable: int = 0
+
+
+async def verify(source: Repository, target: Repository) -> Verification:
+    """Compare two databases: row counts, users, chats, every game's row and history, and
+    every game's replay (its export record) in each."""
+    result = Verification(await row_differences(source, target))
+    async for game_id, mine, theirs in paired_histories(source, target):
+        if mine is None or theirs is None:
+            where = "target" if mine is None else "source"
+            result.differences.append(f"game {game_id} is only in the {where}")
+            continue
+        result.games += 1
+        if mine != theirs:
+            changed = game_differences(mine.game, theirs.game)
+            if mine.action_times != theirs.action_times:
+                changed.append("action_times")
+            result.differences.append(f"game {game_id} differs: {', '.join(changed)}")
+        record = replay_record(mine.game)
+        if record != replay_record(theirs.game):
+            result.differences.append(f"game {game_id} replays differently")
+        result.unreplayable += "error" in record
+        result.actions += mine.game.action_count
+    return result
+
+
+async def copy(source_url: DatabaseUrl, target_url: DatabaseUrl, *, resume: bool) -> int:
+    """``copy``: the copy, its verification and the lines they print; the exit code."""
+    source = await _open(source_url, "source")
+    try:
+        target = await _open(target_url, "target")
+        try:
+            try:
+                counts = await copy_database(source, target, resume=resume)
+            except TargetNotEmpty as exc:
+                held = exc.counts
+                print(
+                    f"The target {target_url} is not empty ({held.users} users, {held.chats} "
+                    f"chats, {held.games} games): copy into an empty database, or add --resume "
+                    "to finish a copy from this source that stopped part-way.",
+                    file=sys.stderr,
+                )
+                return EXIT_USAGE
+            except CopyConflict as exc:
+                print(
+                    f"Game {exc.game_id} in the target {target_url} is not the source's; "
+                    "nothing more was copied.",
+                    file=sys.stderr,
+                )
+                return EXIT_FAILED
+            except DATABASE_ERRORS as exc:
+                print(
+                    f"The copy to {target_url} stopped: {_one_line(exc)} (what was written "
+                    "stays; fix the cause and run again with --resume).",
+                    file=sys.stderr,
+                )
+                return EXIT_FAILED
+            result = await verify(source, target)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+    copied = (
+        f"{counts.users} users, {counts.chats} chats, {counts.games} games "
+        f"({counts.actions} actions) from {source_url} to {target_url}"
+    )
+    if result.differences:
+        for line in result.differences[:SHOWN_DIFFERENCES]:
+            print(f"difference: {line}", file=sys.stderr)
+        more = len(result.differences) - SHOWN_DIFFERENCES
+        if more > 0:
+            print(f"... and {more} more differences", file=sys.stderr)
+        print(
+            f"Copied {copied}, but the copy differs ({len(result.differences)} differences).",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    broken = f", {result.unreplayable} of them unreplayable in both" if result.unreplayable else ""
+    print(
+        f"Copied {copied}; verified: the same rows in every table, {result.games} games "
+        f"({result.actions} actions) replayed identically{broken}."
+    )
+    return 0
+
+
+class _Unusable(Exception):
+    """A database that cannot be used; ``str()`` is the one line to print."""
+
+
+async def _open(url: DatabaseUrl, role: str) -> Repository:
+    try:
+        return await open_repository(url)
+    except DATABASE_ERRORS as exc:
+        raise _Unusable(f"Cannot open the {role} database {url}: {_one_line(exc)}") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _parse(text: str, option: str) -> DatabaseUrl:
+    try:
+        return parse_database_url(text)
+    except ValueError as exc:
+        raise _Unusable(f"{option}: {exc}") from None
+
+
+def _existing(url: DatabaseUrl, where: str) -> None:
+    """Refuse an SQLite file that is not there: opening it would create an empty database."""
+    if url.is_sqlite_file:
+        path = Path(url.target)
+        if not path.is_file():
+            what = "is not a file" if path.exists() else "does not exist"
+            raise _Unusable(f"Database {url} {what}; check {where}.")
+
+
+def _configured(option: str | None) -> tuple[DatabaseUrl, str]:
+    """The database of ``--database``, else the bot's setting; and where it came from."""
+    if option is not None:
+        return _parse(option, "--database"), "--database"
+    try:
+        settings = DatabaseSettings()
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = ".".join(str(p) for p in error["loc"]).upper()
+        raise _Unusable(f"{name}: {error['msg']}") from None
+    return settings.database, settings.database_setting
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Command-line entry point."""
+    """Command-line entry point; returns the exit code."""
     parser = argparse.ArgumentParser(prog="python -m bot.admin")
     sub = parser.add_subparsers(dest="command", required=True)
     exp = sub.add_parser("export", help="print every game as a JSON list")
-    exp.add_argument("--database", required=True, help="path of the SQLite database")
+    exp.add_argument(
+        "--database",
+        default=None,
+        help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     exp.add_argument("--chat", type=int, default=None, help="only the games of this chat")
+    cp = sub.add_parser("copy", help="copy every user, chat and game to another database")
+    cp.add_argument("--from", dest="source", required=True, help="SQLite path or database URL")
+    cp.add_argument("--to", dest="target", required=True, help="SQLite path or database URL")
+    cp.add_argument(
+        "--resume",
+        action="store_true",
+        help="the target holds part of an earlier copy from this source: finish it",
+    )
     args = parser.parse_args(argv)
-    database = Path(args.database)
-    if not database.is_file():  # opening it would create an empty database
-        what = "is not a file" if database.exists() else "does not exist"
-        print(f"Database {database} {what}; check --database.", file=sys.stderr)
-        return 2
     try:
-        records = asyncio.run(export(str(database), args.chat))
-    except (sqlite3.Error, StorageError) as exc:
-        print(f"Cannot read the database {database}: {exc}", file=sys.stderr)
-        return 2
+        if args.command == "copy":
+            source, target = _parse(args.source, "--from"), _parse(args.target, "--to")
+            _existing(source, "--from")
+            if source.text == target.text or (
+                source.is_sqlite_file
+                and target.is_sqlite_file
+                and Path(source.target).resolve() == Path(target.target).resolve()
+            ):
+                raise _Unusable("--from and --to name the same database.")
+            return asyncio.run(copy(source, target, resume=args.resume))
+        database, where = _configured(args.database)
+        _existing(database, where)
+        try:
+            records = asyncio.run(export(database, args.chat))
+        except DATABASE_ERRORS as exc:
+            raise _Unusable(f"Cannot read the database {database}: {_one_line(exc)}") from None
+    except _Unusable as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
     return _print_json(records)
 
 

@@ -69,8 +69,8 @@ def build_application(
 
     Args:
         config: the settings.
-        repository: an open repository (tests); by default ``config.database_path`` is opened
-            in ``post_init``.
+        repository: an open repository (tests); by default ``config.database`` is opened in
+            ``post_init``.
         computers: the computer-player runner (tests pass one with ``workers=0``).
         rate_limiter: use PTB's ``AIORateLimiter`` with Telegram's limits (True), a given one,
             or none (False).
@@ -111,7 +111,7 @@ def build_application(
 
     async def post_init(app: KlaverjasApp) -> None:
         preload()  # a broken catalogue fails here, not in the middle of a game
-        repo = repository or await open_repository(config.database_path)
+        repo = repository or await open_repository(config.database)
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(
             repo,

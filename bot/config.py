@@ -2,6 +2,12 @@
 
 Every setting is documented in ``.env.example``. The token is a :class:`~pydantic.SecretStr`
 so it never appears in logs or reprs.
+
+The database: ``DATABASE_URL`` (``sqlite:///path``, ``postgresql://...``, see
+:mod:`storage.urls`) wins when it is set and not empty; otherwise ``DATABASE_PATH``, an SQLite
+file (default ``klaverjas.sqlite3``). So an ``.env`` from before ``DATABASE_URL`` keeps working,
+and setting ``DATABASE_URL`` alone moves the bot. :class:`DatabaseSettings` is that part on its
+own, for ``python -m bot.admin``.
 """
 
 from __future__ import annotations
@@ -10,16 +16,57 @@ from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.i18n import LANGUAGES
+from storage import Backend, DatabaseUrl, parse_database_url
 
 
-class BotConfig(BaseSettings):
-    """The bot's settings.
+class DatabaseSettings(BaseSettings):
+    """Which database to open, from the environment or ``.env``.
+
+    Attributes:
+        database_url: ``DATABASE_URL``: ``sqlite:///relative/path``, ``sqlite:////absolute``,
+            ``sqlite:///:memory:``, or ``postgresql://user:password@host:port/database``
+            (``postgres://`` too); empty or unset: use ``database_path``. A value that is not
+            one of these is refused at start-up.
+        database_path: ``DATABASE_PATH``: SQLite file (created if missing), used when
+            ``DATABASE_URL`` is not set.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str | None = None
+    database_path: str = "klaverjas.sqlite3"
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        value = (value or "").strip()
+        if not value:
+            return None
+        parse_database_url(value)  # ValueError: one line naming the accepted forms
+        return value
+
+    @property
+    def database(self) -> DatabaseUrl:
+        """The database to open: ``DATABASE_URL`` if set, else the SQLite file
+        ``DATABASE_PATH`` (always a path, even if it looks like a URL)."""
+        if self.database_url:
+            return parse_database_url(self.database_url)
+        return DatabaseUrl(Backend.SQLITE, self.database_path, self.database_path)
+
+    @property
+    def database_setting(self) -> str:
+        """The name of the setting :attr:`database` comes from, for messages."""
+        return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
+
+
+class BotConfig(DatabaseSettings):
+    """The bot's settings (the database ones: see :class:`DatabaseSettings`).
 
     Attributes:
         telegram_bot_token: the token from @BotFather (required).
         telegram_api_base_url: base URL of a (local) Bot API server, e.g.
             ``http://127.0.0.1:8081/bot``; None for Telegram's.
-        database_path: SQLite file (created if missing).
+        database_url, database_path: the database (``DATABASE_URL`` wins when set).
         default_language: language when neither chat nor user chose one (nl, de, fr, en).
         turn_timeout_seconds: default seconds a player has to act, 0 to 3600; 0 turns the
             timer off.
@@ -31,11 +78,8 @@ class BotConfig(BaseSettings):
         log_level: Python logging level name (an unknown name means INFO).
     """
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
-
     telegram_bot_token: SecretStr
     telegram_api_base_url: str | None = None
-    database_path: str = "klaverjas.sqlite3"
     default_language: str = "nl"
     turn_timeout_seconds: int = Field(default=60, ge=0, le=3600)
     computer_level: str = "strong"

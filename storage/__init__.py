@@ -1,4 +1,5 @@
-"""Persistence for klaverjas-bot: the only package that writes SQL (``design.md`` §3).
+"""Persistence for klaverjas-bot: the only package that writes SQL (``design.md`` §3), on
+SQLite (the default: one embedded file) or PostgreSQL.
 
 Use :func:`open_repository` and program against :class:`Repository`; rows and enums come from
 :mod:`storage.rows`, errors from :mod:`storage.errors`. The flow of one move::
@@ -23,8 +24,13 @@ Use :func:`open_repository` and program against :class:`Repository`; rows and en
 from __future__ import annotations
 
 import os
+import sqlite3
+
+import asyncpg
 
 from storage.errors import (
+    AlreadyExists,
+    DatabaseUnavailable,
     NotFound,
     OpenGameExists,
     SchemaError,
@@ -33,6 +39,7 @@ from storage.errors import (
     StorageError,
     WrongStatus,
 )
+from storage.postgres import PostgresRepository
 from storage.repository import Repository
 from storage.rows import (
     ALLOWED_TRANSITIONS,
@@ -41,41 +48,70 @@ from storage.rows import (
     Chat,
     ChatMigration,
     Game,
+    GameHistory,
     GameStatus,
     MessageRef,
     Occupant,
+    RowCounts,
     Seat,
     SeatKind,
     TurnTimer,
     User,
 )
 from storage.sqlite import SqliteRepository
+from storage.urls import Backend, DatabaseUrl, parse_database_url, redact
+
+DATABASE_ERRORS: tuple[type[Exception], ...] = (
+    StorageError,
+    sqlite3.Error,
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+)
+"""What opening or reading a database raises when the database (not the code) is the
+problem: catch these to report one line (``bot/__main__.py``, ``bot/admin.py``)."""
 
 
-async def open_repository(path: str | os.PathLike[str]) -> Repository:
-    """Open the SQLite database at ``path`` (``":memory:"`` for a throw-away one), migrated to
-    the current schema. Close it with ``await repo.close()`` or ``async with``.
+async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> Repository:
+    """Open the database ``url_or_path`` names (or a parsed :class:`DatabaseUrl`), migrated
+    to the current schema: a plain path or ``sqlite:///path`` (an SQLite file, created if
+    missing; ``":memory:"`` or ``sqlite:///:memory:`` for a throw-away one) or a
+    ``postgresql://`` / ``postgres://`` URL (the database must exist). See
+    :mod:`storage.urls`. Close the repository with ``await repo.close()`` or ``async with``.
 
     Raises:
+        ValueError: ``url_or_path`` is not a database setting (unknown scheme...).
         SchemaError: the database was written by a newer version of the bot.
-        sqlite3.Error: the file cannot be opened.
+        DatabaseUnavailable: the PostgreSQL server cannot be reached or refuses us.
+        sqlite3.Error: the SQLite file cannot be opened.
+        asyncpg.PostgresError: a PostgreSQL migration failed.
     """
-    return await SqliteRepository.open(path)
+    url = url_or_path if isinstance(url_or_path, DatabaseUrl) else parse_database_url(url_or_path)
+    if url.backend is Backend.POSTGRESQL:
+        return await PostgresRepository.open(url.target)
+    return await SqliteRepository.open(url.target)
 
 
 __all__ = [
     "ALLOWED_TRANSITIONS",
+    "DATABASE_ERRORS",
     "OPEN_STATUSES",
     "SEAT_COUNT",
+    "AlreadyExists",
+    "Backend",
     "Chat",
     "ChatMigration",
+    "DatabaseUnavailable",
+    "DatabaseUrl",
     "Game",
+    "GameHistory",
     "GameStatus",
     "MessageRef",
     "NotFound",
     "Occupant",
     "OpenGameExists",
+    "PostgresRepository",
     "Repository",
+    "RowCounts",
     "SchemaError",
     "Seat",
     "SeatConflict",
@@ -87,4 +123,6 @@ __all__ = [
     "User",
     "WrongStatus",
     "open_repository",
+    "parse_database_url",
+    "redact",
 ]

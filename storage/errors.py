@@ -29,6 +29,25 @@ class SchemaError(StorageError):
         self.supported = supported
 
 
+class DatabaseUnavailable(StorageError):
+    """The database server cannot be reached or refuses the connection (PostgreSQL: host down,
+    wrong password, no such database). ``str(error)`` says why, without the password."""
+
+
+class AlreadyExists(StorageError):
+    """An import would write a row whose id the database already holds.
+
+    Attributes:
+        kind: ``"game"``.
+        key: the id.
+    """
+
+    def __init__(self, kind: str, key: int) -> None:
+        super().__init__(f"{kind} {key} exists already")
+        self.kind = kind
+        self.key = key
+
+
 class NotFound(StorageError, LookupError):
     """A row the write refers to does not exist.
 

@@ -1,4 +1,5 @@
-"""Numbered schema migrations for the SQLite backend, and the code that applies them.
+"""Numbered schema migrations for the SQLite backend, and the code that applies them
+(:mod:`storage.postgres_migrations` holds the same numbered steps for PostgreSQL).
 
 The ``schema_version`` table records one row per applied migration. At start-up
 :func:`apply_migrations` applies the missing ones in order, each in its own ``BEGIN IMMEDIATE``
@@ -7,7 +8,8 @@ whose schema is newer than this code.
 
 To change the schema, append a :class:`Migration` with the next number; never edit a released
 one. Types are kept portable (64-bit integers for Telegram ids, ``REAL`` epoch seconds, JSON as
-``TEXT``) so a PostgreSQL backend can mirror the same numbered steps.
+``TEXT``) so the PostgreSQL backend mirrors the same numbered steps; a new migration is added
+to both lists with the same number and name (a test compares them).
 """
 
 from __future__ import annotations
@@ -167,7 +169,9 @@ CREATE TABLE IF NOT EXISTS schema_version (
 """
 
 
-def _check_sequence(migrations: Sequence[Migration]) -> int:
+def check_sequence(migrations: Sequence[Migration]) -> int:
+    """The schema version ``migrations`` reach; raises :class:`ValueError` unless they are
+    numbered ``1..n`` without gaps."""
     for expected, migration in enumerate(migrations, start=1):
         if migration.version != expected:
             raise ValueError(f"migration #{expected} is numbered {migration.version}")
@@ -200,7 +204,7 @@ async def apply_migrations(
         sqlite3.Error: a migration failed; it was rolled back, earlier ones stay applied.
         ValueError: ``migrations`` are not numbered ``1..n``.
     """
-    supported = _check_sequence(migrations)
+    supported = check_sequence(migrations)
     current = await schema_version(conn)
     if current > supported:
         raise SchemaError(

@@ -1,6 +1,7 @@
-"""The storage contract: one async interface, implemented today by
-:class:`storage.sqlite.SqliteRepository`; a PostgreSQL backend would be a second implementation
-tested by the same contract suite (``tests/storage/``).
+"""The storage contract: one async interface, implemented by
+:class:`storage.sqlite.SqliteRepository` (the default, one embedded file) and
+:class:`storage.postgres.PostgresRepository`, both tested by the same contract suite
+(``tests/storage/``).
 
 Rules every implementation follows:
 
@@ -20,6 +21,9 @@ Rules every implementation follows:
 * **Rows** are frozen dataclasses from :mod:`storage.rows`; lists are ordered by ``game_id``.
 * Users and chats are last-writer-wins (they mirror Telegram); only games are compare-and-set.
 * Safe to call from many coroutines at once: each call is its own transaction.
+* Both backends report the same :attr:`schema_version` for the same code; each counts the
+  transactions it began in ``transactions`` (an ``int`` attribute, for benchmarks; not part of
+  the protocol).
 """
 
 from __future__ import annotations
@@ -32,9 +36,11 @@ from storage.rows import (
     Chat,
     ChatMigration,
     Game,
+    GameHistory,
     GameStatus,
     MessageRef,
     Occupant,
+    RowCounts,
     TurnTimer,
     User,
 )
@@ -47,6 +53,11 @@ class Repository(Protocol):
 
     async def close(self) -> None:
         """Close the connection(s). Idempotent. The repository is unusable afterwards."""
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version the database was migrated to when it was opened (the same
+        numbers on every backend)."""
 
     async def __aenter__(self) -> Self:
         """Return ``self``; :meth:`close` runs on exit."""
@@ -240,3 +251,36 @@ class Repository(Protocol):
     async def export_games(self, *, chat_id: int | None = None) -> list[Game]:
         """Every game (or every game of ``chat_id``) with seats and whole action logs, for an
         admin export. Loads everything into memory."""
+
+    # -- whole database: reads and verbatim imports (a copy between databases) ---------------
+
+    async def row_counts(self) -> RowCounts:
+        """How many rows each table holds."""
+
+    async def all_users(self) -> list[User]:
+        """Every user, ordered by ``user_id``."""
+
+    async def all_chats(self) -> list[Chat]:
+        """Every chat, ordered by ``chat_id``."""
+
+    async def game_histories(self, *, after: int = 0, limit: int = 100) -> list[GameHistory]:
+        """Up to ``limit`` games with ``game_id > after`` in id order, each with its seats,
+        its whole action log and the time of every action: page through a database by
+        passing the last id seen as ``after``. Raises ``ValueError`` for ``limit < 1``."""
+
+    async def import_users(self, users: Sequence[User]) -> None:
+        """Write ``users`` as they are (every field, ``updated_at`` included) in one
+        transaction; a user that exists is overwritten (users mirror Telegram: last writer
+        wins)."""
+
+    async def import_chats(self, chats: Sequence[Chat]) -> None:
+        """Write ``chats`` as they are, like :meth:`import_users`."""
+
+    async def import_games(self, histories: Sequence[GameHistory]) -> None:
+        """Insert games as they are, in one transaction: ids, status, version, settings, seed,
+        snapshot, timer, table and hand message ids, seats (former players included) and the
+        action log with its times. A later :meth:`create_game` gets an id above every imported
+        one. Raises (nothing written) ``ValueError`` (a history inconsistent on its own, see
+        :func:`storage.rows.check_history`, or one id twice), ``AlreadyExists`` (the id is
+        taken), ``NotFound`` (its chat, creator, a seated or former user has no row: import
+        users and chats first), ``OpenGameExists`` (a second open game for a chat)."""

@@ -11,6 +11,7 @@ Conventions shared by every row:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -26,6 +27,17 @@ def check_int64(value: int, what: str) -> int:
     if not _INT64_MIN <= value <= _INT64_MAX:
         raise ValueError(f"{what} {value} does not fit in a signed 64-bit integer")
     return value
+
+
+def check_json(text: str | None, what: str) -> str | None:
+    """Return ``text`` if it is ``None`` or valid JSON, else raise :class:`ValueError`."""
+    if text is None:
+        return None
+    try:
+        json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} is not JSON text: {exc}") from exc
+    return text
 
 
 def check_seat(seat: int) -> int:
@@ -289,3 +301,74 @@ class ChatMigration:
 
     chat_moved: bool
     games_moved: int
+
+
+@dataclass(frozen=True, slots=True)
+class RowCounts:
+    """How many rows each table of a database holds (:meth:`Repository.row_counts`).
+
+    Attributes:
+        users, chats, games: rows of those tables.
+        seats: seat rows (four per game).
+        actions: action-log entries of all games together.
+    """
+
+    users: int
+    chats: int
+    games: int
+    seats: int
+    actions: int
+
+    @property
+    def is_empty(self) -> bool:
+        """No row in any table."""
+        return not (self.users or self.chats or self.games or self.seats or self.actions)
+
+
+@dataclass(frozen=True, slots=True)
+class GameHistory:
+    """A game with everything storage knows of it, as :meth:`Repository.game_histories`
+    reads it and :meth:`Repository.import_games` writes it back verbatim (a copy between
+    databases).
+
+    Attributes:
+        game: the game with its seats (hand messages and former players included) and its
+            whole action log (``game.actions`` is not ``None``).
+        action_times: UTC epoch seconds at which each action was stored, one per action.
+    """
+
+    game: Game
+    action_times: tuple[float, ...]
+
+
+def check_history(history: GameHistory) -> GameHistory:
+    """Return ``history`` if it can be imported as it is, else raise :class:`ValueError`:
+    actions missing or not one time per action, ``action_count`` not their number, seats not
+    ``0..3`` in order, a user in two seats, a timer on a closed game, ids beyond 64 bits."""
+    game = history.game
+    if game.actions is None:
+        raise ValueError(f"game {game.game_id}: a history needs the whole action log")
+    if not len(game.actions) == len(history.action_times) == game.action_count:
+        raise ValueError(
+            f"game {game.game_id}: {game.action_count} actions counted, {len(game.actions)} "
+            f"in the log, {len(history.action_times)} times"
+        )
+    if [s.index for s in game.seats] != list(range(SEAT_COUNT)):
+        raise ValueError(f"game {game.game_id}: seats must be 0..{SEAT_COUNT - 1} in order")
+    humans = [s.user_id for s in game.seats if s.user_id is not None]
+    if len(set(humans)) != len(humans):
+        raise ValueError(f"game {game.game_id}: a user holds two seats")
+    if game.timer is not None and not game.status.is_open:
+        raise ValueError(f"game {game.game_id}: a {game.status.value} game has no turn timer")
+    if game.game_id < 1 or game.version < 1:
+        raise ValueError(f"game {game.game_id}: ids and versions start at 1")
+    for value, what in (
+        (game.game_id, "game_id"),
+        (game.chat_id, "chat_id"),
+        (game.seed, "seed"),
+        (game.creator_id, "creator_id"),
+    ):
+        check_int64(value, what)
+    check_json(game.settings, "settings")
+    check_json(game.snapshot, "snapshot")
+    return history

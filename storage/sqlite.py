@@ -23,6 +23,7 @@ from typing import Self
 
 import aiosqlite
 
+from storage import sqlite_bulk as bulk
 from storage import sqlite_games as games
 from storage.errors import NotFound, SchemaError
 from storage.migrations import MIGRATIONS, Migration, apply_migrations
@@ -31,18 +32,20 @@ from storage.rows import (
     Chat,
     ChatMigration,
     Game,
+    GameHistory,
     GameStatus,
     MessageRef,
     Occupant,
+    RowCounts,
     SeatKind,
     TurnTimer,
     User,
     check_int64,
+    check_json,
 )
 from storage.sqlite_rows import (
     Tx,
     chat_from,
-    check_json,
     load_games,
     placeholders,
     user_from,
@@ -560,3 +563,54 @@ class SqliteRepository:
         if chat_id is None:
             return await self._games("1 = 1", (), with_actions=True)
         return await self._games("g.chat_id = ?", (chat_id,), with_actions=True)
+
+    # -- whole-database reads and verbatim imports (copies between databases) ----------------
+
+    async def row_counts(self) -> RowCounts:
+        """See :meth:`Repository.row_counts`."""
+        async with self._read() as tx:
+            return await bulk.row_counts(tx)
+
+    async def all_users(self) -> list[User]:
+        """See :meth:`Repository.all_users`."""
+        async with self._read() as tx:
+            rows = await tx.all("SELECT * FROM users ORDER BY user_id")
+        return [user_from(r) for r in rows]
+
+    async def all_chats(self) -> list[Chat]:
+        """See :meth:`Repository.all_chats`."""
+        async with self._read() as tx:
+            rows = await tx.all("SELECT * FROM chats ORDER BY chat_id")
+        return [chat_from(r) for r in rows]
+
+    async def game_histories(self, *, after: int = 0, limit: int = 100) -> list[GameHistory]:
+        """See :meth:`Repository.game_histories`."""
+        if limit < 1:
+            raise ValueError(f"limit must be at least 1, got {limit}")
+        async with self._read() as tx:
+            return await bulk.load_histories(tx, after, limit)
+
+    async def import_users(self, users: Sequence[User]) -> None:
+        """See :meth:`Repository.import_users` (the rows in memory follow)."""
+        if not users:
+            return
+        for user in users:
+            self._users.pop(user.user_id, None)
+        async with self._write() as tx:
+            await bulk.import_users(tx, users)
+
+    async def import_chats(self, chats: Sequence[Chat]) -> None:
+        """See :meth:`Repository.import_chats` (the rows in memory follow)."""
+        if not chats:
+            return
+        for chat in chats:
+            self._chats.pop(chat.chat_id, None)
+        async with self._write() as tx:
+            await bulk.import_chats(tx, chats)
+
+    async def import_games(self, histories: Sequence[GameHistory]) -> None:
+        """See :meth:`Repository.import_games`."""
+        if not histories:
+            return
+        async with self._write() as tx:
+            await bulk.import_games(tx, histories)

@@ -25,9 +25,10 @@ from storage.rows import (
     SeatKind,
     TurnTimer,
     check_int64,
+    check_json,
     check_seat,
 )
-from storage.sqlite_rows import Params, Tx, check_json, load_games, placeholders
+from storage.sqlite_rows import Params, Tx, load_games, placeholders
 
 _OPEN = tuple(sorted(OPEN_STATUSES))
 

@@ -6,7 +6,6 @@ operations.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -61,17 +60,6 @@ def placeholders(count: int) -> str:
     if count < 1:
         raise ValueError("an IN list needs at least one value")
     return ", ".join("?" * count)
-
-
-def check_json(text: str | None, what: str) -> str | None:
-    """Return ``text`` if it is ``None`` or valid JSON, else raise :class:`ValueError`."""
-    if text is None:
-        return None
-    try:
-        json.loads(text)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} is not JSON text: {exc}") from exc
-    return text
 
 
 def user_from(row: sqlite3.Row) -> User:

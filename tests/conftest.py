@@ -1,5 +1,5 @@
 """Shared test configuration: hypothesis runs derandomized in CI (``CI`` set); the fake Bot
-API server fixture for end-to-end tests."""
+API server fixture for end-to-end tests; the throwaway PostgreSQL server (``tests/pg.py``)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 from hypothesis import HealthCheck, settings
 
 from tests.fakebot.fixtures import fake_api
+from tests.pg import postgres_server
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -21,4 +22,4 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-__all__ = ["fake_api"]
+__all__ = ["fake_api", "postgres_server"]

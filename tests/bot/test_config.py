@@ -13,6 +13,7 @@ from pydantic import SecretStr, ValidationError
 
 from bot.config import BotConfig
 from bot.i18n import LANGUAGES
+from storage import Backend
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456789:AAExampleTokenForTheConfigTests"
@@ -74,3 +75,38 @@ def test_values_beyond_the_documented_limits_are_refused(setting: str, value: in
     overrides: dict[str, Any] = {setting: value}
     with pytest.raises(ValidationError):
         BotConfig(telegram_bot_token=SecretStr(TOKEN), **overrides)
+
+
+def test_database_path_alone_is_an_sqlite_file() -> None:
+    config = BotConfig(telegram_bot_token=SecretStr(TOKEN), database_path="data/bot.sqlite3")
+    assert (config.database.backend, config.database.target) == (Backend.SQLITE, "data/bot.sqlite3")
+    assert config.database_setting == "DATABASE_PATH"
+    default = BotConfig(telegram_bot_token=SecretStr(TOKEN))
+    assert default.database.target == "klaverjas.sqlite3"
+
+
+def test_database_url_wins_over_database_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("DATABASE_PATH", "old.sqlite3")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot:pw@127.0.0.1/klaverjas")
+    config = BotConfig()  # type: ignore[call-arg]  # from the environment
+    assert config.database.backend is Backend.POSTGRESQL
+    assert config.database_setting == "DATABASE_URL"
+    assert str(config.database) == "postgresql://bot:***@127.0.0.1/klaverjas"
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///new.sqlite3")
+    assert BotConfig().database.target == "new.sqlite3"  # type: ignore[call-arg]
+    monkeypatch.setenv("DATABASE_URL", "  ")  # empty (as in .env.example): the path counts
+    config = BotConfig()  # type: ignore[call-arg]
+    assert (config.database_url, config.database.target) == (None, "old.sqlite3")
+
+
+@pytest.mark.parametrize(
+    "url", ["mysql://bot@localhost/klaverjas", "sqlite://host/x", "postgresql://u:pw@h:x/db"]
+)
+def test_a_database_url_that_is_not_one_is_refused(url: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        BotConfig(telegram_bot_token=SecretStr(TOKEN), database_url=url)
+    (error,) = refused.value.errors()
+    assert error["loc"] == ("database_url",)
+    assert "\n" not in error["msg"] and "pw" not in error["msg"]
+    assert "postgresql://" in error["msg"] or "sqlite:///" in error["msg"]

@@ -19,6 +19,7 @@ import pytest
 
 from bot.__main__ import BOOTSTRAP_RETRIES, RedactingFormatter
 from tests.fakebot import FakeBotApi
+from tests.pg import PostgresDatabases
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,6 +103,53 @@ async def test_python_m_bot_serves_a_group_and_stops_cleanly(
     assert game["settings"]["preset"] == "amsterdam" and game["settings"]["rounds"] == 16
 
 
+async def test_python_m_bot_on_postgresql_keeps_its_tables_there(
+    fake_api: FakeBotApi, postgres_server: PostgresDatabases, tmp_path: Path
+) -> None:
+    """The PostgreSQL variant of the README: ``DATABASE_URL`` names an empty database, the
+    bot makes its tables there, and ``python -m bot.admin export`` finds it by the same
+    setting."""
+    url = await postgres_server.create(migrated=False)
+    try:
+        env = _env(
+            TELEGRAM_BOT_TOKEN=fake_api.token,
+            TELEGRAM_API_BASE_URL=fake_api.base_url,
+            DATABASE_URL=url,
+            COMPUTER_WORKERS="0",
+            LOG_LEVEL="WARNING",
+        )
+        anna = fake_api.add_user("Anna", language_code="nl", started=True)
+        group = fake_api.add_group("Club", members=[anna])
+        proc = await _spawn_bot(env, tmp_path)
+        try:
+            await fake_api.wait_for(lambda: fake_api.calls.count("getUpdates") > 0, timeout=30)
+            await anna.send(group, "/klaverjas")
+            await fake_api.wait_for(
+                lambda: fake_api.chat(group).last_message(from_bot=True), timeout=15
+            )
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _, stderr = await asyncio.wait_for(proc.communicate(), timeout=20)
+        assert proc.returncode == 0, stderr.decode()
+        assert not (tmp_path / "klaverjas.sqlite3").exists()  # no SQLite file on the side
+        export = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.admin",
+            "export",
+            cwd=tmp_path,
+            env=_env(DATABASE_URL=url),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(export.communicate(), timeout=30)
+        assert export.returncode == 0, err.decode()
+        (game,) = json.loads(out)
+        assert (game["status"], game["chat_id"]) == ("lobby", group.id)
+    finally:
+        await postgres_server.drop(url)
+
+
 async def test_python_m_bot_without_a_token_says_what_is_missing(tmp_path: Path) -> None:
     code, _, err = await _run_bot(_env(), tmp_path, seconds=30)
     assert code == 2
@@ -177,6 +225,40 @@ async def test_python_m_bot_with_a_file_that_is_not_a_database_stops_with_one_li
     assert err.splitlines()[-1] == f"Cannot open the database {bad}: file is not a database"
     assert "Traceback" not in err
     assert bad.read_text().startswith("not a database")  # left as it was
+
+
+async def test_python_m_bot_with_a_database_url_that_is_not_one_stops_with_one_line(
+    tmp_path: Path,
+) -> None:
+    env = _env(TELEGRAM_BOT_TOKEN=WRONG_TOKEN, DATABASE_URL="mysql://bot:s3cret@db/klaverjas")
+    code, out, err = await _run_bot(env, tmp_path, seconds=30)
+    assert code == 2, err
+    (line,) = err.splitlines()
+    assert line.startswith("DATABASE_URL: ") and "unsupported database URL scheme" in line
+    assert "s3cret" not in out + err
+
+
+async def test_python_m_bot_with_an_unreachable_postgresql_stops_with_one_line(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))  # bound but not listening: the server is "down"
+        url = f"postgresql://bot:s3cret@127.0.0.1:{sock.getsockname()[1]}/klaverjas"
+        env = _env(
+            TELEGRAM_BOT_TOKEN=fake_api.token,
+            TELEGRAM_API_BASE_URL=fake_api.base_url,
+            DATABASE_URL=url,
+            DATABASE_PATH=str(tmp_path / "not-used.sqlite3"),
+            COMPUTER_WORKERS="0",
+            LOG_LEVEL="INFO",
+        )
+        code, out, err = await _run_bot(env, tmp_path, seconds=60)
+    assert code == 2, err
+    shown = url.replace(":s3cret@", ":***@")
+    assert err.splitlines()[-1].startswith(f"Cannot open the database {shown}: ")
+    assert "Traceback" not in err
+    assert "s3cret" not in out + err
+    assert not (tmp_path / "not-used.sqlite3").exists()  # DATABASE_URL won
 
 
 def test_log_lines_never_show_the_token() -> None:

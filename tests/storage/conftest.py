@@ -2,8 +2,9 @@
 
 Every contract test takes ``repo`` (a fresh, empty :class:`storage.Repository`), ``seeded``
 (the same with four users and two chats) or ``backend`` (a factory that opens the same database
-again, for restart tests). Today the backends are SQLite in memory and SQLite in a temporary
-file; a PostgreSQL backend would add one parameter here and inherit every test.
+again, for restart tests), and runs once per backend: SQLite in memory, SQLite in a temporary
+file, and PostgreSQL (a fresh database per test on the session's throwaway server,
+``tests/pg.py``; skipped without PostgreSQL unless ``CI`` is set).
 """
 
 from __future__ import annotations
@@ -13,32 +14,44 @@ from pathlib import Path
 
 import pytest
 
-from storage import Repository, SqliteRepository
+from storage import PostgresRepository, Repository, SqliteRepository
+from tests.pg import PostgresDatabases
 from tests.storage.helpers import Backend, seed
 
-PERSISTENT_BACKENDS = ["sqlite-file"]
+PERSISTENT_BACKENDS = ["sqlite-file", "postgresql"]
 ALL_BACKENDS = ["sqlite-memory", *PERSISTENT_BACKENDS]
 
 
-def _make_backend(name: str, tmp_path: Path) -> Backend:
+async def _make_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    name = request.param
     if name == "sqlite-memory":
-        return Backend(name, lambda: SqliteRepository.open(":memory:"), persistent=False)
-    if name == "sqlite-file":
+        yield Backend(name, lambda: SqliteRepository.open(":memory:"), persistent=False)
+    elif name == "sqlite-file":
         path = tmp_path / "klaverjas.db"
-        return Backend(name, lambda: SqliteRepository.open(path), persistent=True)
-    raise AssertionError(name)
+        yield Backend(name, lambda: SqliteRepository.open(path), persistent=True)
+    elif name == "postgresql":
+        databases: PostgresDatabases = request.getfixturevalue("postgres_server")
+        url = await databases.create()
+        yield Backend(name, lambda: PostgresRepository.open(url), persistent=True)
+        await databases.drop(url)
+    else:
+        raise AssertionError(name)
 
 
 @pytest.fixture(params=ALL_BACKENDS)
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
     """Each contract test runs once per backend."""
-    return _make_backend(request.param, tmp_path)
+    async for made in _make_backend(request, tmp_path):
+        yield made
 
 
 @pytest.fixture(params=PERSISTENT_BACKENDS)
-def persistent_backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+async def persistent_backend(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Backend]:
     """The backends whose data survive a close (restart and two-process tests)."""
-    return _make_backend(request.param, tmp_path)
+    async for made in _make_backend(request, tmp_path):
+        yield made
 
 
 @pytest.fixture

@@ -1,17 +1,18 @@
-"""SQLite-specific: connection PRAGMAs and numbered migrations (a PostgreSQL backend would have
-its own copy of this file; the behaviour — apply in order, each in its own transaction, refuse a
-newer schema — is the same)."""
+"""SQLite-specific: connection PRAGMAs, numbered migrations and cancellation
+(``test_postgres_schema.py`` is the PostgreSQL counterpart; the behaviour of the migrations —
+apply in order, each in its own transaction, refuse a newer schema — is the same)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from storage import SchemaError, SqliteRepository
+from storage import GameStatus, Occupant, SchemaError, SqliteRepository
 from storage.migrations import MIGRATIONS, Migration
-from tests.storage.helpers import CHAT, T0
+from tests.storage.helpers import ANN, CHAT, T0, new_game, seed
 
 FUTURE = Migration(len(MIGRATIONS) + 1, "from the future", ("CREATE TABLE future (x INTEGER)",))
 
@@ -116,3 +117,23 @@ async def test_open_refuses_a_file_that_is_not_a_database(tmp_path: Path) -> Non
     with pytest.raises(sqlite3.DatabaseError):
         await SqliteRepository.open(path)
     assert path.read_text().startswith("not a database")
+
+
+async def test_a_write_cancelled_at_its_first_wait_is_rolled_back() -> None:
+    """The first wait of a write is for its ``BEGIN IMMEDIATE`` on the connection's thread: a
+    cancellation there rolls the transaction back, so nothing is written."""
+    async with await SqliteRepository.open(":memory:") as repo:
+        await seed(repo)
+        game = await new_game(repo, seats=[Occupant.human(ANN, "Ann")])
+        task = asyncio.create_task(
+            repo.append_actions(
+                game.game_id, 1, ["x"], snapshot="{}", status=GameStatus.ACTIVE, timer=None, now=T0
+            )
+        )
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        assert task.cancelled()
+        after = await repo.get_game(game.game_id, with_actions=True)
+    assert after is not None
+    assert (after.version, after.actions, after.status) == (1, (), GameStatus.LOBBY)
