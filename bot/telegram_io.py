@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
@@ -130,6 +130,45 @@ class Messenger:
             self._remember(chat_id, msg.message_id, (text, _key(reply_markup)))
             if final:
                 self._sealed[(chat_id, msg.message_id)] = None
+            return msg
+        return None
+
+    async def send_photo(
+        self,
+        chat_id: int,
+        png: bytes,
+        caption: str,
+        reply_markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
+    ) -> Message | None:
+        """Send a picture (PNG bytes, uploaded) with an HTML ``caption`` (at most 1024
+        characters after parsing); None when Telegram refused it (logged, never raised).
+        The same error policy and budget slot as :meth:`send`. The message's caption is not
+        remembered for skipping edits: :meth:`edit` edits texts, not captions."""
+        chat_id = self.migrated.get(chat_id, chat_id)
+        for _ in range(2):
+            try:
+                async with self.budget.slot(chat_id):
+                    msg = await self.bot.send_photo(
+                        chat_id,
+                        InputFile(png, filename="boompje.png"),
+                        caption=caption,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=reply_markup,
+                        reply_to_message_id=reply_to,
+                        allow_sending_without_reply=True,
+                    )
+            except ChatMigrated as exc:
+                await self._migrated(chat_id, exc.new_chat_id)
+                chat_id = exc.new_chat_id
+                continue
+            except Forbidden:
+                await self._on_forbidden(chat_id)
+                return None
+            except TelegramError as exc:
+                log.warning("photo to %s failed: %s", chat_id, exc)
+                return None
             return msg
         return None
 

@@ -90,8 +90,10 @@ class FakeMessage:
     """A message in a chat, as the fake server keeps it.
 
     ``text`` is the text after entity parsing (what users see); ``source_text`` and
-    ``parse_mode`` are what the bot sent.  ``history`` keeps earlier ``(text, reply_markup)``
-    versions, oldest first.
+    ``parse_mode`` are what the bot sent.  A photo message has ``photo`` (the ``PhotoSize``
+    list), ``photo_bytes`` (what was uploaded; empty for a URL) and ``caption`` (after entity
+    parsing, its entities in ``entities``).  ``history`` keeps earlier ``(text or caption,
+    reply_markup)`` versions, oldest first.
     """
 
     chat_id: int
@@ -106,6 +108,7 @@ class FakeMessage:
     reply_to_message_id: int | None = None
     caption: str | None = None
     photo: list[JSONDict] | None = None
+    photo_bytes: bytes | None = None
     edit_date: int | None = None
     deleted: bool = False
     extra: JSONDict = field(default_factory=dict)
