@@ -19,6 +19,9 @@ PAPER = "#fbf7ec"
 INK = "#22252a"
 GREY = "#6b6f76"
 
+OVERHANG = 4
+"""Pixels kept free in a cell's width: glyphs may reach a little past their advance."""
+
 Align = Literal["left", "right", "center"]
 _ANCHORS: dict[Align, str] = {"left": "ls", "right": "rs", "center": "ms"}
 
@@ -159,6 +162,12 @@ class Layout:
         x = {"left": cell.x0, "right": cell.x1, "center": (cell.x0 + cell.x1) / 2}[style.align]
         anchor = _ANCHORS[style.align]
         left, top, right, bottom = f.getbbox(text, anchor=anchor)
+        # a glyph may overhang its advance ("J", "f", italics of some scripts): nudge the
+        # text back into its cell when there is room
+        if x + left < cell.x0:
+            x = cell.x0 - left
+        elif x + right > cell.x1 and right - left <= cell.width:
+            x = cell.x1 - right
         ink = Box(x + left, y + top, x + right, y + bottom)
         self.texts.append(TextItem(text, style, x, y, anchor, cell, ink, role, source or text))
 
@@ -166,7 +175,8 @@ class Layout:
         """A number (or a row of marks) in ``cell``: never shortened; the font shrinks
         until it fits the cell's width."""
         size = style.size
-        while size > 8 and txt.font(size, bold=style.bold).getlength(value) > cell.width:
+        room = cell.width - OVERHANG
+        while size > 8 and txt.font(size, bold=style.bold).getlength(value) > room:
             size -= 1
         if size != style.size:
             style = Style(size, style.bold, style.fill, style.align)
@@ -174,8 +184,8 @@ class Layout:
 
     def fitted(self, raw: str, cell: Box, style: Style, role: str, fallback: str = "") -> None:
         """A name or label in ``cell``: made drawable and shortened with "…" to the cell's
-        width (:func:`bot.render.picture.text.fit`; ``fallback`` when nothing of ``raw``
-        can be drawn)."""
+        width less :data:`OVERHANG` (:func:`bot.render.picture.text.fit`; ``fallback`` when
+        nothing of ``raw`` can be drawn)."""
         f = txt.font(style.size, bold=style.bold)
-        shown = txt.fit(raw, f, cell.width, bold=style.bold, fallback=fallback)
+        shown = txt.fit(raw, f, cell.width - OVERHANG, bold=style.bold, fallback=fallback)
         self.text(shown, cell, style, role, raw)

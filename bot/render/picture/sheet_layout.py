@@ -23,7 +23,7 @@ from bot.i18n import Translator
 from bot.render.cards import suit_symbol
 from bot.render.common import Player, seat_name, us_them
 from bot.render.picture import text as txt
-from bot.render.picture.layout import GREY, INK, Box, Layout, Rect, Style
+from bot.render.picture.layout import GREY, INK, OVERHANG, Box, Layout, Rect, Style
 from bot.render.sheet import mark_label, sheet_legend, sheet_progress
 from bot.render.sheet_klammern import BIG_MARK
 from bot.render.sheet_klammern import legend as klammern_legend
@@ -73,8 +73,9 @@ LEGEND = Style(18, fill=GREY)
 
 _NUM = (MARGIN, MARGIN + 48)
 _DEALER = (MARGIN + 56, MARGIN + 240)
-_TEAMS = (MARGIN + 248, MARGIN + 248 + TEAM_WIDTH)
+TEAM_COLUMNS = (MARGIN + 248, MARGIN + 248 + TEAM_WIDTH)
 """Left edges of the two team columns (the T's upright between them)."""
+_TEAMS = TEAM_COLUMNS
 # sub-columns, as offsets inside a team column
 _TRUMP = (8, 40)
 _POINTS = (40, 120)
@@ -92,11 +93,13 @@ _BIG_HEAD = (220, 336)
 
 def display_name(tr: Translator, players: Sequence[Player], seat: Seat) -> str:
     """The name to draw for a seat: the whole display name (the picture shortens it to the
-    space it has), "Computer Noord" for a computer, the seat's name when empty. Plain."""
+    space it has), "Computer Noord" for a computer, the seat's name when the font can draw
+    no letter of it (empty, CJK only, emoji only). Plain."""
     p = players[seat]
     if p.computer:
         return tr.gettext("Computer {seat}").format(seat=seat_name(tr, seat))
-    return " ".join(p.name.split()) or seat_name(tr, seat)
+    name = " ".join(p.name.split())
+    return name if txt.readable(txt.drawable(name)) else seat_name(tr, seat)
 
 
 def team_display(tr: Translator, players: Sequence[Player], team: Team) -> str:
@@ -313,7 +316,7 @@ class _Sheet:
         """The winner, the draw, or "stopped: no winner", centred under the totals."""
         view, tr = self.view, self.tr
         f = txt.font(RESULT.size, bold=True)
-        avail = WIDTH - 2 * MARGIN
+        avail = WIDTH - 2 * MARGIN - OVERHANG
         lines: list[str] = []
         if view.status is Status.STOPPED:
             lines = txt.wrap("■ " + tr.gettext("The game was stopped early: no winner."), f, avail)
@@ -364,7 +367,7 @@ class _Sheet:
             trump.format(suit="♠ ♥ ♦ ♣"),
         ]
         for paragraph in paragraphs:
-            for line in txt.wrap(paragraph, f, WIDTH - 2 * MARGIN):
+            for line in txt.wrap(paragraph, f, WIDTH - 2 * MARGIN - OVERHANG):
                 self.out.text(
                     line, Box(MARGIN, self.y, WIDTH - MARGIN, self.y + 26), LEGEND, "legend"
                 )

@@ -44,7 +44,8 @@ PLACEHOLDER = "\ufffd"
 
 ELLIPSIS = "…"
 MAX_MARKS = 2
-"""Combining marks kept per character (more would stack above the line)."""
+"""Combining marks kept per character, those of a precomposed letter included (more would
+stack above the line)."""
 
 _ZWJ = "\u200d"
 _KEYCAP = "\u20e3"
@@ -132,8 +133,10 @@ def _clean_cluster(cluster: str, bold: bool) -> str | None:
     sequence = _ZWJ in cluster or _KEYCAP in cluster
     if sequence or ord(base) in _REGIONAL or ord(base) in _SKIN or cat.startswith("C"):
         return PLACEHOLDER
-    marks = [ch for ch in cluster[1:] if unicodedata.category(ch) in _MARKS and ord(ch) not in _TAG]
-    kept = base + "".join(marks[:MAX_MARKS])
+    marks = [ch for ch in cluster[1:] if unicodedata.category(ch) in _MARKS]
+    marks = [ch for ch in marks if ch not in _VARIATION and ord(ch) not in _TAG]
+    composed = sum(unicodedata.combining(ch) > 0 for ch in unicodedata.normalize("NFD", base))
+    kept = base + "".join(marks[: max(MAX_MARKS - composed, 0)])
     if any(ord(ch) in _SKIN or ord(ch) in _TAG for ch in cluster[1:]):
         return PLACEHOLDER
     if all(has_glyph(ch, bold=bold) for ch in kept):
@@ -211,10 +214,11 @@ def fit(
 
 def wrap(text: str, f: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """Break a left-to-right text of ours (a legend, a result line) into lines of at most
-    ``width`` pixels at spaces; a single word wider than ``width`` is shortened with "…"."""
+    ``width`` pixels at spaces (not at no-break spaces, French puts one before ":"); a single
+    word wider than ``width`` is shortened with "…"."""
     lines: list[str] = []
     current = ""
-    for word in text.split():
+    for word in (w for w in text.split(" ") if w):  # a no-break space is no break
         trial = f"{current} {word}" if current else word
         if f.getlength(trial) <= width:
             current = trial
