@@ -3,6 +3,7 @@ editMessageMedia and editMessageCaption (issue 13: the score sheet as a picture)
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from io import BytesIO
@@ -13,9 +14,13 @@ from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, InputMedia
 from telegram.error import BadRequest
 
 from bot.budget import ChatBudget
+from bot.i18n import get_translator
+from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.telegram_io import Messenger
 from tests.fakebot import FakeBotApi
 from tests.fakebot.photos import png, tiny_png
+from tests.render.helpers import PLAYERS as PLAYERS_HOSTILE
+from tests.render.picture_views import all_nat_view
 
 
 @pytest.fixture
@@ -195,3 +200,32 @@ async def test_messenger_sends_a_photo_within_the_budget(fake_api: FakeBotApi, b
     refused = await messenger.send_photo(anna.id, b"not a picture", "x")
     assert refused is None  # logged, never raised
     assert clock.slept == [1.0]  # the second photo to Anna waited for her chat's slot
+
+
+async def test_a_rendered_sheet_and_its_caption_are_accepted_like_telegram_would(
+    fake_api: FakeBotApi, bot: Bot
+) -> None:
+    anna = fake_api.add_user("Anna")
+    group = fake_api.add_group("Tafel", members=[anna])
+    view = all_nat_view(PLAYERS_HOSTILE)
+    tr = get_translator("fr")
+    png_bytes = await asyncio.to_thread(render_sheet_png, view, tr)
+    caption = sheet_caption(view, tr, game_end=True)
+    messenger = Messenger(bot, _never, _never_forbidden, budget=ChatBudget(None, None))
+    button = switch_button(tr, to_picture=False)
+    markup = switch(button.label, f"s1.2.{button.action}")
+    sent = await messenger.send_photo(group.id, png_bytes, caption, markup)
+    assert sent is not None
+    message = fake_api.last_message(group)
+    assert message.photo_bytes == png_bytes
+    assert str(view.sum_total(view.winner or view.order[0])) in (message.caption or "")
+    assert "<b>&Bob</b>" in (message.caption or "")  # escaped in the HTML, shown as typed
+    assert message.keyboard_rows() == [[("📝 Texte", "s1.2.sheet:text")]]
+
+
+async def _never(old: int, new: int) -> None:
+    raise AssertionError("no migration here")
+
+
+async def _never_forbidden(chat_id: int) -> None:
+    raise AssertionError("no refusal here")

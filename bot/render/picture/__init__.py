@@ -17,6 +17,8 @@ and right-to-left order), :mod:`.caption` (caption and the picture/text switch b
 
 from __future__ import annotations
 
+import threading
+
 from bot.i18n import Translator
 from bot.render.picture.caption import (
     CAPTION_LIMIT,
@@ -31,6 +33,8 @@ from bot.render.picture.sheet_layout import WIDTH, layout_sheet
 from bot.render.picture.text import FONT_FILES, FONTS_DIR
 from bot.render.sheet_view import SheetView
 
+_RENDER = threading.Lock()
+
 MAX_PHOTO_BYTES = 10 * 1024 * 1024
 """Telegram's limit for an uploaded photo (``sendPhoto``)."""
 MAX_PHOTO_SIDES = 10_000
@@ -44,12 +48,16 @@ def render_sheet_png(view: SheetView, tr: Translator) -> bytes:
 
     About 1000 × 1250 pixels and 60–100 kB for 16 rounds (well within Telegram's photo
     limits: :data:`MAX_PHOTO_BYTES`, :data:`MAX_PHOTO_SIDES`, :data:`MAX_PHOTO_RATIO`).
-    Pure apart from reading the shipped fonts once.
+    Pure apart from reading the shipped fonts once. Takes some 40-90 ms of CPU: call it in a
+    worker thread (``await asyncio.to_thread(render_sheet_png, view, tr)``) so the event loop
+    goes on; renders run one at a time (the cached FreeType fonts are not safe to share
+    between threads at once).
 
     Raises:
         FileNotFoundError: the package was installed without its fonts.
     """
-    return encode_png(paint(layout_sheet(view, tr)))
+    with _RENDER:
+        return encode_png(paint(layout_sheet(view, tr)))
 
 
 __all__ = [
