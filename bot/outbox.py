@@ -13,8 +13,9 @@ here, and nobody waits for Telegram on the update path.
   The table's edits use only the table's share of a group's budget (:data:`bot.budget.GROUP`),
   so replies and notices always find room.
 * **Posts** are one-off messages (replies, round summaries, reminders), sent in order. A reply
-  identical to one still waiting in the same chat is dropped (300 ``/help`` in a second get
-  one answer), and a flooded chat keeps at most :data:`MAX_REPLIES` replies waiting.
+  whose ``dedupe`` key equals that of one still waiting in the same chat is dropped (300
+  ``/help`` of one member in a second get one answer), and a flooded chat keeps at most
+  :data:`MAX_REPLIES` replies waiting.
 * **Faults.** A call that fails for a passing reason (a timeout, a 5xx, a dropped connection,
   a ``429`` that PTB's limiter gave up on) is tried again with back-off; a surface keeps being
   tried (every :data:`SLOW_RETRY` seconds at most) until it is shown or replaced, so a player
@@ -37,7 +38,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Message
 from telegram.constants import ParseMode
 from telegram.error import (
     BadRequest,
@@ -77,15 +78,20 @@ SurfaceKey = tuple[Hashable, ...]
 
 @dataclass(frozen=True, slots=True)
 class Content:
-    """What a message shows: HTML text and an inline keyboard (or none)."""
+    """What a message shows: HTML text and an inline keyboard (or none); with ``photo`` (PNG
+    bytes) a picture whose caption is ``text``, and ``alt`` the text sent instead should
+    Telegram refuse the picture. A picture is never edited: a surface shows a new one."""
 
     text: str
     markup: InlineKeyboardMarkup | None = None
+    photo: bytes | None = field(default=None, repr=False)
+    alt: str | None = None
 
     @property
     def key(self) -> tuple[str, object]:
         """Equal for equal contents (an edit to the same content is skipped)."""
-        return self.text, self.markup.to_json() if self.markup is not None else None
+        photo = hash(self.photo) if self.photo is not None else None
+        return self.text, (self.markup.to_json() if self.markup is not None else None, photo)
 
 
 @dataclass(eq=False, slots=True)
@@ -128,7 +134,7 @@ class Job:
     message_id: int | None = None
     thread_id: int | None = None
     reply_to: int | None = None
-    dedupe: bool = False
+    dedupe: Hashable | None = None
     on_sent: OnSent | None = None
     future: asyncio.Future[Message | None] | None = None
     attempts: int = 0
@@ -193,20 +199,17 @@ class Outbox:
         *,
         thread_id: int | None = None,
         reply_to: int | None = None,
-        dedupe: bool = False,
+        dedupe: Hashable | None = None,
         on_sent: OnSent | None = None,
     ) -> Job | None:
         """Send a one-off message, in order with the chat's other posts. ``dedupe``: a reply,
-        dropped when an identical one still waits in the chat (or the chat already has
-        :data:`MAX_REPLIES` waiting). Returns the job (None when dropped)."""
+        dropped when one with an equal key still waits in the chat (or the chat already has
+        :data:`MAX_REPLIES` replies waiting). Returns the job (None when dropped)."""
         chat_id = self.migrated.get(chat_id, chat_id)
         chat = self._chat(chat_id)
-        if dedupe:
-            waiting = [j for j in chat.jobs if j.kind is _Kind.POST and j.dedupe]
-            same = (content.key, thread_id)
-            if len(waiting) >= MAX_REPLIES or any(
-                j.content is not None and (j.content.key, j.thread_id) == same for j in waiting
-            ):
+        if dedupe is not None:
+            waiting = [j for j in chat.jobs if j.kind is _Kind.POST and j.dedupe is not None]
+            if len(waiting) >= MAX_REPLIES or any(j.dedupe == dedupe for j in waiting):
                 log.info("dropped a reply in busy chat %s", chat_id)
                 return None
         job = Job(
@@ -517,8 +520,32 @@ class Outbox:
     # --- the calls ---------------------------------------------------------------------------
 
     async def _send(self, job: Job, content: Content, thread_id: int | None) -> Message:
-        """sendMessage for ``job`` (counted in the budget). A reply whose command is gone, or
-        a topic that is gone, is sent without it."""
+        """sendMessage (or sendPhoto) for ``job``, counted in the budget. A reply whose
+        command is gone, or a topic that is gone, is sent without it; a refused picture as its
+        ``alt`` text."""
+        if content.photo is not None:
+            try:
+                msg = await self.bot.send_photo(
+                    job.chat_id,
+                    InputFile(content.photo, filename="boompje.png"),
+                    caption=content.text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=content.markup,
+                    reply_to_message_id=job.reply_to,
+                    allow_sending_without_reply=True,
+                    message_thread_id=thread_id,
+                )
+            except TimedOut:
+                job.timeouts += 1
+                raise
+            except BadRequest as exc:
+                if content.alt is None:
+                    raise
+                log.warning("a picture was refused in chat %s: %s", job.chat_id, exc)
+                content = Content(content.alt, content.markup)
+            else:
+                self.budget.record(job.chat_id)
+                return msg
         try:
             msg = await self.bot.send_message(
                 job.chat_id,
@@ -569,7 +596,7 @@ class Outbox:
             text = exc.message.lower()
             if "not modified" in text:
                 return
-            if "not found" in text or "can't be edited" in text:
+            if "not found" in text or "can't be edited" in text or "no text" in text:
                 raise _Gone from exc
             raise
         finally:
@@ -591,6 +618,8 @@ class Outbox:
         content = surface.desired
         if surface.sealed or content is None:
             return
+        if content.photo is not None and surface.shown != content.key:
+            surface.fresh = True  # a picture is sent, never edited in
         if not surface.fresh and surface.message_id is not None:
             if surface.shown == content.key:
                 return

@@ -7,7 +7,8 @@ version the button was drawn at, into Telegram's callback data, and :func:`decod
 way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>.<token>``:
 
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
-  (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`);
+  (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
+  a ``/score`` answer (:class:`ShowSheet`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``stop:yes``...
@@ -125,9 +126,16 @@ class ConfirmStop:
     yes: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ShowSheet:
+    """Switch a ``/score`` answer between the sheet as a picture and as text (issue 13)."""
+
+    picture: bool
+
+
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim
-Payload = LobbyPayload | HandPayload | ConfirmStop
+Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet
 
 
 class Target(StrEnum):
@@ -170,6 +178,8 @@ _FIXED: dict[str, Payload] = {
     "cancel": Cancel(),
     "stop:yes": ConfirmStop(True),
     "stop:no": ConfirmStop(False),
+    "sheet:picture": ShowSheet(True),
+    "sheet:text": ShowSheet(False),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -190,11 +200,14 @@ def token(payload: Payload) -> str:
 
 
 def scope(payload: Payload) -> str:
-    """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop."""
+    """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
+    a ``/score`` answer."""
     if isinstance(payload, Move | Handover | Reclaim):
         return "a"
     if isinstance(payload, ConfirmStop):
         return "s"
+    if isinstance(payload, ShowSheet):
+        return "v"
     return "l"
 
 
@@ -236,7 +249,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([las])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasv])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 
 

@@ -35,6 +35,7 @@ from tests.fakebot import (
     application_builder,
     run_polling,
 )
+from tests.fakebot.photos import tiny_png
 
 Context = ContextTypes.DEFAULT_TYPE
 
@@ -403,10 +404,9 @@ async def test_removed_bot_is_forbidden_and_photos_are_stored(
 ) -> None:
     anna = fake_api.add_user("Anna")
     group = fake_api.add_group("Tafel", members=[anna])
-    photo = await bot.send_photo(
-        group.id, b"\x89PNG fake", caption="<b>Score</b>", parse_mode="HTML"
-    )
-    assert photo.caption == "Score" and photo.photo[-1].file_size == 9
+    png = tiny_png()
+    photo = await bot.send_photo(group.id, png, caption="<b>Score</b>", parse_mode="HTML")
+    assert photo.caption == "Score" and photo.photo[-1].file_size == len(png)
     await anna.remove_bot(group)
     with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
         await bot.send_message(group.id, "x")

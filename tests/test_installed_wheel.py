@@ -50,10 +50,23 @@ catalogs = {
     for lang in LANGUAGES
 }
 files = {m.__name__: m.__file__ for m in (bot, engine, locales, storage)}
-print(json.dumps({"files": files, "locales": str(LOCALES_DIR), "catalogs": catalogs}))
+
+import hashlib
+from bot.render.picture import FONT_FILES, FONTS_DIR, render_sheet_png
+from bot.render.common import Player
+from bot.render.sheet_view import build_sheet_view
+
+fonts = {name: hashlib.sha256((FONTS_DIR / name).read_bytes()).hexdigest() for name in FONT_FILES}
+view = build_sheet_view((), {}, [Player("Anna"), Player("Bert"), Player("Cas"), Player("Dirk")])
+png = render_sheet_png(view, get_translator("nl"))  # Pillow installed, the fonts found
+print(json.dumps({
+    "files": files, "locales": str(LOCALES_DIR), "catalogs": catalogs,
+    "fonts": fonts, "fonts_dir": str(FONTS_DIR), "png": png[:8].hex(),
+}))
 """
-"""Printed by both the installed package and this checkout: where the packages are and every
-compiled message of every language."""
+"""Printed by both the installed package and this checkout: where the packages are, every
+compiled message of every language, the shipped fonts' hashes (issue 13) and the first bytes
+of a sheet picture drawn with them."""
 
 
 def _clean_env(**settings: str) -> dict[str, str]:
@@ -115,7 +128,7 @@ async def _polling(api: FakeBotApi, proc: asyncio.subprocess.Process) -> None:
     polling.result()
 
 
-async def test_installed_package_ships_every_catalogue(tmp_path: Path) -> None:
+async def test_installed_package_ships_every_catalogue_and_font(tmp_path: Path) -> None:
     code, out, err = await _run(WHEEL_PYTHON, ["-c", PROBE], tmp_path, _clean_env())
     assert code == 0, err
     installed = json.loads(out)
@@ -132,6 +145,9 @@ async def test_installed_package_ships_every_catalogue(tmp_path: Path) -> None:
         assert installed["catalogs"][lang] == messages, lang
         if lang != "en":
             assert len(messages) > 100, lang  # translated, not an empty fallback
+    assert _outside_checkout(installed["fonts_dir"])
+    assert installed["fonts"] == source["fonts"] and len(source["fonts"]) == 3
+    assert installed["png"] == source["png"] == "89504e470d0a1a0a"  # a PNG signature
 
 
 async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path) -> None:

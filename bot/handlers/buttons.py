@@ -32,6 +32,7 @@ from bot.taps import (
     NextSetting,
     PickLanguage,
     Reclaim,
+    ShowSheet,
     Sit,
     Start,
     Tap,
@@ -64,6 +65,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
         await _handover_prompt(update, context, tap, payload, tr)
         return
+    if isinstance(payload, ShowSheet):
+        await _switch_sheet(update, context, tap, payload, tr)
+        return
     out = await _dispatch(update, context, tap)
     data = context.app_data
     await _answer(update, context, tr, out, await _players(context, out))
@@ -95,7 +99,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop():
+        case ConfirmStop() | ShowSheet():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)
@@ -179,6 +183,34 @@ async def _handover_prompt(
         data.presenter.handover_prompt(view, seat, query.from_user.id)
     else:
         await data.presenter.hand_again(view.game_id, query.from_user.id)
+
+
+async def _switch_sheet(
+    update: Update, context: Context, tap: Tap, show: ShowSheet, tr: Translator
+) -> None:
+    """The picture / text button under a ``/score`` answer: the answer is sent again in the
+    other form (a picture message cannot become text by an edit), for whoever tapped."""
+    query = update.callback_query
+    assert query is not None
+    data = context.app_data
+    table = await data.service.load(tap.game_id)
+    message = query.message
+    if table is None or not isinstance(message, Message):
+        await _answer(update, context, tr, refused(Refusal.GAME_NOT_FOUND))
+        return
+    await _answer(update, context, tr, Outcome(game_id=table.game_id))
+    private = message.chat.type == "private"
+    viewer = table.seat_of(query.from_user.id) if private else None
+    title = (await data.service.view_of(table)).title if private else ""
+    reader = await translator_for(update, context, private=private)
+    answer = await data.presenter.score_message(
+        table, reader, viewer, picture=show.picture, title=title
+    )
+    outbox = data.presenter.outbox
+    thread = message.message_thread_id if message.is_topic_message else None
+    key = (query.from_user.id, answer.key, thread)
+    if outbox.post(message.chat.id, answer, thread_id=thread, dedupe=key) is not None:
+        outbox.delete(message.chat.id, message.message_id)
 
 
 async def _stop(

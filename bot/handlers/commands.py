@@ -8,8 +8,6 @@ An anonymous group admin is the group itself (:func:`~bot.handlers.common.sender
 
 from __future__ import annotations
 
-import html
-
 from telegram import Chat, Message, Update
 from telegram.constants import ChatType
 
@@ -134,11 +132,9 @@ async def cmd_score(update: Update, context: Context) -> None:
         return
     for table in tables:
         viewer = table.seat_of(who.user_id) if private else None
-        text = data.presenter.score(table, tr, viewer)
-        title = (await data.service.view_of(table)).title
-        if private and title:
-            text = f"<b>{html.escape(title)}</b>\n{text}"
-        reply(update, context, text)
+        title = (await data.service.view_of(table)).title if private else ""
+        answer = await data.presenter.score_message(table, tr, viewer, picture=True, title=title)
+        reply(update, context, answer)
 
 
 async def cmd_stop(update: Update, context: Context) -> None:

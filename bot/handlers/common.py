@@ -114,16 +114,18 @@ def reply(
 ) -> Job | None:
     """Answer the update in its chat (and forum topic), quoting the message when ``quote``
     (or the message ``to``; sent all the same if it was deleted meanwhile). Never waits for
-    Telegram: the outbox sends it, dropping it when an identical reply still waits there (a
-    flood)."""
+    Telegram: the outbox sends it, dropping it when the same answer to the same sender still
+    waits there (a flood: one answer to 300 ``/help``)."""
     chat, message = update.effective_chat, update.effective_message
     if chat is None:
         return None
     body = shown if isinstance(shown, Content) else content(shown, game_id, version)
+    who = sender(update)
+    thread = thread_of(update)
     return context.app_data.presenter.outbox.post(
         chat.id,
         body,
-        thread_id=thread_of(update),
+        thread_id=thread,
         reply_to=to or (message.message_id if quote and message is not None else None),
-        dedupe=True,
+        dedupe=(who.user_id if who is not None else None, body.key, thread),
     )

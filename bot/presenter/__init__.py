@@ -14,6 +14,7 @@ port (issue 9). Work is serialized per game.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Message
@@ -24,14 +25,16 @@ from bot.outcome import Outcome
 from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
 from bot.presenter.hands import HandsOps
 from bot.render import messages
-from bot.render.common import Rendered
+from bot.render.common import Rendered, esc
 from bot.render.lobby import Lobby, render_lobby
+from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.render.sheet import render_sheet, round_summary
+from bot.render.sheet_view import SheetView, sheet_view_of
 from bot.render.table import render_table
 from bot.service import TableView, awaited_seats
 from bot.tables import Table
 from bot.taps import DeepLink
-from bot.telegram_io import content
+from bot.telegram_io import content, markup
 from engine.cards import Seat
 from engine.events import DealVoided, GameOver, KlammernRoundScored, RoundScored
 from engine.game import GameState
@@ -55,14 +58,14 @@ class Presenter(HandsOps):
             try:
                 view = await self.source.view(out.game_id)
                 if view is not None:
-                    self._present(view, out)
+                    await self._present(view, out)
             except Exception:  # a presentation bug must never lose the game
                 log.exception("presenting game %s failed", out.game_id)
 
-    def _present(self, view: TableView, out: Outcome) -> None:
+    async def _present(self, view: TableView, out: Outcome) -> None:
         table = view.table
         if out.stopped:
-            self._stopped(view, out.actor)
+            await self._stopped(view, out.actor)
             return
         if table.row.status is GameStatus.ABANDONED:
             return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
@@ -96,7 +99,7 @@ class Presenter(HandsOps):
             any(isinstance(e, GameOver) for e in out.events)
             or table.row.status is GameStatus.FINISHED
         ):
-            self._game_over(view, fresh=bool(posts), keep_old=retired)
+            await self._game_over(view, keep_old=retired)
             return
         self._table_message(view, fresh=bool(posts), keep_old=retired)
         if out.changed or out.acted or out.resync:
@@ -134,18 +137,8 @@ class Presenter(HandsOps):
         of the group's budget, newest content first), or ``fresh`` (sent anew below the
         latest posts, the old one deleted unless ``keep_old``). ``final``: the table's last
         word (a stopped or finished game), sealed: nothing shown later overwrites it."""
-        self.outbox.show(
-            table_key(table.game_id),
-            table.row.chat_id,
-            content(rendered, table.game_id, table.version),
-            message_id=table.row.table_message_id,
-            thread_id=table.row.thread_id,
-            fresh=fresh,
-            keep_old=keep_old,
-            final=final,
-            table=True,
-            on_sent=self._record_table(table.game_id),
-        )
+        shown = content(rendered, table.game_id, table.version)
+        self._show_table_content(table, shown, fresh=fresh, final=final, keep_old=keep_old)
 
     def _retire_table(self, table: Table, text: str) -> bool:
         """Turn the table message into ``text`` (no buttons), to stay in the chat as a record;
@@ -183,48 +176,77 @@ class Presenter(HandsOps):
         totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
         return round_summary(rows[-1], table.players(), tr, totals=totals)
 
-    def _game_over(self, view: TableView, *, fresh: bool = False, keep_old: bool = False) -> None:
+    async def _game_over(self, view: TableView, *, keep_old: bool = False) -> None:
+        """The game's end: the sheet as a picture below the last round's summary, the winner
+        and totals in its caption (issue 13; the text sheet should Telegram refuse it)."""
         table, tr = view.table, view.group_tr()
         state = table.state
         assert state is not None
         players = table.players()
-        sheet = render_sheet(
-            state.sheet(),
-            state.totals(),
-            players,
-            tr,
-            rounds_total=state.settings.rounds,
-            final=True,
-            klammern_target=_target(state),
-        )
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
-        # Below the last round summary (sent anew, the old table message kept as the record).
-        self._show_table(
-            table, Rendered(over + "\n\n" + sheet), fresh=fresh, final=True, keep_old=keep_old
-        )
+        text = over + "\n\n" + self.score(table, tr, self._solo_viewer(table))
+        sheet = sheet_view_of(state, players, viewer=self._solo_viewer(table))
+        png = await self._picture(sheet, tr)
+        last = Content(sheet_caption(sheet, tr, game_end=True), photo=png, alt=text)
+        shown = last if png is not None else Content(text)
+        self._show_table_content(table, shown, fresh=True, final=True, keep_old=keep_old)
         self._close_hands(view, messages.game_finished_notice)
 
-    def _stopped(self, view: TableView, actor: int | None) -> None:
+    async def _stopped(self, view: TableView, actor: int | None) -> None:
         """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
-        message, with the sheet so far, and in every player's hand message."""
+        message (the sheet so far as a picture, without a winner) and in every player's hand
+        message. Nothing shown later changes that last word (issue 9 item 1)."""
         table, tr = view.table, view.group_tr()
         name = view.name(actor)
         if table.state is None:
             self._show_table(table, Rendered(messages.lobby_cancelled(tr, name)), final=True)
             return
         text = messages.game_stopped(tr, name)
+        shown = Content(text)
         if table.state.rounds:
-            text += "\n\n" + render_sheet(
-                table.state.sheet(),
-                table.state.totals(),
-                table.players(),
-                tr,
-                rounds_total=table.state.settings.rounds,
-                stopped=True,
-                klammern_target=_target(table.state),
-            )
-        self._show_table(table, Rendered(text), final=True)
+            text += "\n\n" + self.score(table, tr, self._solo_viewer(table))
+            viewer = self._solo_viewer(table)
+            sheet = sheet_view_of(table.state, table.players(), viewer=viewer, stopped=True)
+            png = await self._picture(sheet, tr)
+            caption = sheet_caption(sheet, tr, stopped_by=name)
+            shown = Content(caption, photo=png, alt=text) if png is not None else Content(text)
+        self._show_table_content(table, shown, final=True)
         self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
+
+    @staticmethod
+    def _solo_viewer(table: Table) -> Seat | None:
+        """In a solo game the sheet reads Wij / Zij from the player's side."""
+        humans = table.humans()
+        return humans[0][0] if table.is_private and humans else None
+
+    async def _picture(self, sheet: SheetView, tr: Translator) -> bytes | None:
+        """The sheet as PNG, drawn in a worker thread (None when pictures are off or drawing
+        failed: the text sheet goes instead)."""
+        if not self.pictures:
+            return None
+        try:
+            return await asyncio.to_thread(render_sheet_png, sheet, tr)
+        except Exception:  # a drawing bug must not cost the game its last word
+            log.exception("drawing the sheet failed")
+            return None
+
+    def _show_table_content(
+        self, table: Table, shown: Content, *, fresh: bool = False, final: bool = False,
+        keep_old: bool = False,
+    ) -> None:  # fmt: skip
+        """:meth:`_show_table` for ready content (a picture)."""
+        self.outbox.show(
+            table_key(table.game_id),
+            table.row.chat_id,
+            shown,
+            message_id=table.row.table_message_id,
+            thread_id=table.row.thread_id,
+            fresh=fresh,
+            keep_old=keep_old,
+            final=final,
+            table=True,
+            on_sent=self._record_table(table.game_id),
+        )
 
     def ask_stop(
         self, table: Table, rendered: Rendered, thread_id: int | None, command: Message | None
@@ -248,6 +270,26 @@ class Presenter(HandsOps):
         """Whether ``message_id`` is a ``/stop`` question of the game (asked since the bot
         started; after a restart the question is asked again)."""
         return message_id in self._stop_prompts.get(game_id, ())
+
+    async def score_message(
+        self, table: Table, tr: Translator, viewer: Seat | None, *, picture: bool, title: str = ""
+    ) -> Content:
+        """A ``/score`` answer: the sheet as a picture (the result in its caption) or as text,
+        ``title`` (the group, in a private chat) above, and the button that switches to the
+        other form (issue 13)."""
+        text = self.score(table, tr, viewer)
+        head = f"<b>{esc(title)}</b>\n" if title else ""
+        png = None
+        if picture and table.state is not None and table.state.rounds:
+            stopped = table.row.status is GameStatus.ABANDONED
+            sheet = sheet_view_of(table.state, table.players(), viewer=viewer, stopped=stopped)
+            png = await self._picture(sheet, tr)
+            caption = head + sheet_caption(sheet, tr)
+        if png is None:
+            switch = ((switch_button(tr, to_picture=True),),) if self.pictures else ()
+            return content(Rendered(head + text, switch), table.game_id, table.version)
+        button = markup(((switch_button(tr, to_picture=False),),), table.game_id, table.version)
+        return Content(caption, button, photo=png, alt=head + text)
 
     def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
         """The boompje so far (``/score``)."""

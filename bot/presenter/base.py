@@ -50,10 +50,14 @@ class PresenterBase:
         source: views of the games, and where message ids are recorded.
         outbox: every Telegram message goes through it.
         bot_username: for deep links ``t.me/<bot>?start=...``.
+        pictures: send the score sheet as a picture at a game's end (issue 13).
     """
 
-    def __init__(self, source: TableSource, outbox: Outbox, bot_username: str) -> None:
+    def __init__(
+        self, source: TableSource, outbox: Outbox, bot_username: str, *, pictures: bool = True
+    ) -> None:
         self.source = source
+        self.pictures = pictures
         self.outbox = outbox
         self.bot_username = bot_username
         self._locks: dict[int, asyncio.Lock] = {}

@@ -10,7 +10,9 @@ Modules:
     cards: card and suit names, card labels, hand order.
     table: the group's table message (``render_table``).
     hand: a player's private hand and keyboard (``render_hand``).
-    sheet: the boompje (``render_sheet``) and ``round_summary``.
+    sheet: the boompje (``render_sheet``, ``render_sheet_view``) and ``round_summary``.
+    sheet_view: ``SheetView``, the sheet as data, read by the text sheet and the picture.
+    picture: the sheet as a PNG (``render_sheet_png``), its caption and switch button.
     reasons: ``explain`` (engine refusals) and ``refusal_text`` (the bot's own refusals).
     lobby: the lobby message and keyboard (``render_lobby``).
     messages: help, command menus, language picker, stop / start / end notices, reminders.

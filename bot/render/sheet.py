@@ -26,6 +26,7 @@ from bot.render.common import (
     us_them,
 )
 from bot.render.sheet_klammern import klammern_round_summary, render_klammern_sheet
+from bot.render.sheet_view import Mark, SheetLine, SheetView, Status, build_sheet_view
 from engine.cards import TEAMS, Seat, Suit, Team
 from engine.game import SheetRow
 from engine.rules import RoundScore
@@ -73,46 +74,36 @@ def sheet_legend(tr: Translator) -> str:
     ).format(nat=tr.pgettext("sheet mark", "nat"), pit=tr.pgettext("sheet mark", "pit"))
 
 
-def _score(row: SheetRow) -> RoundScore:
-    assert isinstance(row.result, RoundScore), "a Klaverjassen row"
-    return row.result
+def mark_label(tr: Translator, mark: Mark | None) -> str:
+    """The sheet's word for a mark: "nat" / "pit" in the reader's language (at most three
+    letters, ``rules.md`` §6.6); "" for None. Plain."""
+    if mark is Mark.NAT:
+        return tr.pgettext("sheet mark", "nat")
+    if mark is Mark.PIT:
+        return tr.pgettext("sheet mark", "pit")
+    return ""
 
 
-def _row(tr: Translator, row: SheetRow, order: Sequence[Team]) -> str:
-    res = _score(row)
+def _row(tr: Translator, line: SheetLine, order: Sequence[Team]) -> str:
     cols = []
     for team in order:
-        mark = ""
-        if res.nat and team is res.playing_team:
-            mark = tr.pgettext("sheet mark", "nat")
-        elif res.pit is team:
-            mark = tr.pgettext("sheet mark", "pit")
-        cols.append(_column(str(res.points[team]), res.roem_scored[team], f" {mark[:3]}"))
-    return f"{row.number:>2} {cols[0]} {cols[1]}".rstrip()
+        cell = line.cells[team]
+        cols.append(_column(str(cell.points), cell.roem, f" {mark_label(tr, cell.mark)[:3]}"))
+    return f"{line.number:>2} {cols[0]} {cols[1]}".rstrip()
 
 
-def sheet_table(
-    tr: Translator,
-    rows: Sequence[SheetRow],
-    players: Sequence[Player],
-    viewer: Seat | None = None,
-) -> str:
+def sheet_table(tr: Translator, view: SheetView) -> str:
     """The ``<pre>`` table alone (escaped inside): header, one line per round, sums, totals.
 
-    In a private view (``viewer`` given) the viewer's team is the left column.
+    In a private view (``view.viewer`` given) the viewer's team is the left column.
     """
-    order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
-    labels = [f"{team_label(tr, t, viewer):>4}" for t in order]
+    order = view.order
+    labels = [f"{team_label(tr, t, view.viewer):>4}" for t in order]
     lines = [f"{'#':>2} {labels[0]:<{_LABEL_WIDTH}} {labels[1]}".rstrip()]
-    lines += [_row(tr, r, order) for r in rows]
+    lines += [_row(tr, line, order) for line in view.lines]
     lines.append("-" * SHEET_WIDTH)
-    sums = []
-    totals = []
-    for team in order:
-        points = sum(_score(r).points[team] for r in rows)
-        roem = sum(_score(r).roem_scored[team] for r in rows)
-        sums.append(_column(str(points), roem, ""))
-        totals.append(_column(str(points + roem), 0, ""))
+    sums = [_column(str(view.points_sum(t)), view.roem_sum(t), "") for t in order]
+    totals = [_column(str(view.sum_total(t)), 0, "") for t in order]
     lines.append(f"{'Σ':>2} {sums[0]} {sums[1]}".rstrip())
     lines.append(f"{'=':>2} {totals[0]} {totals[1]}".rstrip())
     return "<pre>" + esc("\n".join(lines)) + "</pre>"
@@ -140,6 +131,56 @@ def stopped_html(
     return "⏹ " + tr.gettext("Score when the game was stopped: {score}. No winner.").format(
         score=score
     )
+
+
+def sheet_title(view: SheetView, tr: Translator) -> str:
+    """ "📋 <b>Boompje</b> · na ronde 5 van 16" (HTML): the sheet's title with how far the game
+    is, or where it was stopped (``rules.md`` §2.3)."""
+    title = "📋 " + bold(tr.gettext("Score sheet"))
+    return title + (" · " + progress if (progress := sheet_progress(view, tr)) else "")
+
+
+def sheet_progress(view: SheetView, tr: Translator) -> str:
+    """How far the game is: "after round 5 of 16", "stopped after round 3 of 16" (Klammern
+    without "of N"); "" before the first round (plain)."""
+    played = view.played
+    stopped = view.status is Status.STOPPED
+    if stopped and not view.lines:
+        return ""  # stopped before the first round ended: no round to name
+    if stopped and view.klammern:
+        return tr.gettext("stopped after round {played}").format(played=played)
+    if stopped:
+        return tr.gettext("stopped after round {played} of {total}").format(
+            played=played, total=view.rounds_total or played
+        )
+    if view.klammern and view.lines:
+        return tr.gettext("after round {played}").format(played=played)
+    if view.rounds_total and view.lines:
+        return tr.gettext("after round {played} of {total}").format(
+            played=played, total=view.rounds_total
+        )
+    return ""
+
+
+def render_sheet_view(view: SheetView, tr: Translator) -> str:
+    """The text boompje of a :class:`~bot.render.sheet_view.SheetView`: what
+    :func:`render_sheet` returns for the same arguments (HTML)."""
+    title = sheet_title(view, tr)
+    who = teams_html(tr, view.players, view.viewer)
+    if view.klammern:
+        return render_klammern_sheet(
+            view,
+            tr,
+            title=title,
+            who=who,
+            labels=[team_label(tr, t, view.viewer) for t in view.order],
+        ) + ("\n" + stopped_html(tr, None, view.players) if view.status is Status.STOPPED else "")
+    parts = [title, who, sheet_table(tr, view), sheet_legend(tr)]
+    if view.status is Status.STOPPED:
+        parts.append(stopped_html(tr, view.totals, view.players))
+    elif view.status is Status.FINAL:
+        parts.append(winner_html(tr, view.totals, view.players))
+    return "\n".join(parts)
 
 
 def render_sheet(
@@ -171,44 +212,26 @@ def render_sheet(
 
     Returns:
         HTML: a title, who is who, the ``<pre>`` table, the legend and, if ``final`` or
-        ``stopped``, the result.
+        ``stopped``, the result. The same as :func:`render_sheet_view` of
+        :func:`~bot.render.sheet_view.build_sheet_view` with these arguments (the picture
+        reads that same view).
     """
-    title = "📋 " + bold(tr.gettext("Score sheet"))
-    played = len(rows)
-    if stopped and not rows:
-        pass  # stopped before the first round ended: no round to name
-    elif stopped and klammern_target is not None:
-        title += " · " + tr.gettext("stopped after round {played}").format(played=played)
-    elif stopped:
-        title += " · " + tr.gettext("stopped after round {played} of {total}").format(
-            played=played, total=rounds_total or played
-        )
-    elif klammern_target is not None and rows:
-        title += " · " + tr.gettext("after round {played}").format(played=played)
-    elif rounds_total and rows:
-        title += " · " + tr.gettext("after round {played} of {total}").format(
-            played=played, total=rounds_total
-        )
-    who = teams_html(tr, players, viewer)
-    if klammern_target is not None:
-        order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
-        return render_klammern_sheet(
-            rows,
-            players,
-            tr,
-            title=title,
-            who=who,
-            labels=[team_label(tr, t, viewer) for t in order],
-            viewer=viewer,
-            target=klammern_target,
-            final=final and not stopped,
-        ) + ("\n" + stopped_html(tr, None, players) if stopped else "")
-    parts = [title, who, sheet_table(tr, rows, players, viewer), sheet_legend(tr)]
-    if stopped:
-        parts.append(stopped_html(tr, totals, players))
-    elif final:
-        parts.append(winner_html(tr, totals, players))
-    return "\n".join(parts)
+    view = build_sheet_view(
+        rows,
+        totals,
+        players,
+        viewer=viewer,
+        rounds_total=rounds_total,
+        final=final,
+        stopped=stopped,
+        klammern_target=klammern_target,
+    )
+    return render_sheet_view(view, tr)
+
+
+def _score(row: SheetRow) -> RoundScore:
+    assert isinstance(row.result, RoundScore), "a Klaverjassen row"
+    return row.result
 
 
 def round_summary(

@@ -15,7 +15,8 @@ from bot.render.bids import declaration_label
 from bot.render.cards import suit_label
 from bot.render.common import Player, bold, esc, labelled, player_html, team_html
 from bot.render.klammern import standing_html
-from engine.cards import TEAMS, Seat, Suit, Team
+from bot.render.sheet_view import SheetView, Status
+from engine.cards import TEAMS, Suit, Team
 from engine.game import SheetRow
 from engine.klammern import KlammernScore, Tally
 
@@ -27,26 +28,29 @@ def _column(won: int, reached: int, big_won: int) -> str:
     return f"{won_text:>3} {reached:>3} {BIG_MARK * big_won:<5}"
 
 
-def _tally(row: SheetRow) -> Tally:
-    assert row.tally is not None
-    return row.tally
-
-
 def _result(row: SheetRow) -> KlammernScore:
     assert isinstance(row.result, KlammernScore)
     return row.result
 
 
-def klammern_table(rows: Sequence[SheetRow], labels: Sequence[str], order: Sequence[Team]) -> str:
+def _tally(row: SheetRow) -> Tally:
+    assert row.tally is not None
+    return row.tally
+
+
+def klammern_table(view: SheetView, labels: Sequence[str]) -> str:
     """The ``<pre>`` table (escaped inside): the header with ``labels`` (one per team of
-    ``order``), one line per round, and the big points."""
+    ``view.order``), one line per round, and the big points."""
+    order = view.order
     lines = [f"{'#':>2} {labels[0]:<13} {labels[1]}".rstrip()]
-    for row in rows:
-        res, tally = _result(row), _tally(row)
-        cols = [_column(res.small_points[t], tally.reached[t], tally.big_won[t]) for t in order]
-        lines.append(f"{row.number:>2} {cols[0]} {cols[1]}".rstrip())
+    for line in view.lines:
+        cols = [
+            _column(line.cells[t].points, line.cells[t].reached, line.cells[t].big_won)
+            for t in order
+        ]
+        lines.append(f"{line.number:>2} {cols[0]} {cols[1]}".rstrip())
     lines.append("-" * 30)
-    big = rows[-1].tally.big if rows and rows[-1].tally else {Team.NS: 0, Team.EW: 0}
+    big = view.big
     lines.append(f"{BIG_MARK:>2} " + " ".join(f"{big[t]:>7}{'':<6}" for t in order).rstrip())
     return "<pre>" + esc("\n".join(lines)) + "</pre>"
 
@@ -57,14 +61,6 @@ def legend(tr: Translator) -> str:
         "Per round: small points won and the standing; {mark} = a big point, then both start "
         "again at 0."
     ).format(mark=BIG_MARK)
-
-
-def klammern_standing(rows: Sequence[SheetRow]) -> tuple[dict[Team, int], dict[Team, int]]:
-    """Big points and the small points standing now, after ``rows``."""
-    if not rows:
-        return {Team.NS: 0, Team.EW: 0}, {Team.NS: 0, Team.EW: 0}
-    tally = _tally(rows[-1])
-    return dict(tally.big), dict(tally.small)
 
 
 def klammern_winner_html(tr: Translator, big: Mapping[Team, int], players: Sequence[Player]) -> str:
@@ -152,28 +148,24 @@ def klammern_round_summary(row: SheetRow, players: Sequence[Player], tr: Transla
 
 
 def render_klammern_sheet(
-    rows: Sequence[SheetRow],
-    players: Sequence[Player],
+    view: SheetView,
     tr: Translator,
     *,
     title: str,
     who: str,
     labels: Sequence[str],
-    viewer: Seat | None,
-    target: int,
-    final: bool,
 ) -> str:
-    """The Klammern sheet; ``title``, ``who`` and ``labels`` come from
-    :func:`bot.render.sheet.render_sheet`, ``target`` is the game's big points to win."""
-    order = (viewer.team, viewer.team.other) if viewer is not None else TEAMS
+    """The Klammern sheet of ``view``; ``title``, ``who`` and ``labels`` come from
+    :func:`bot.render.sheet.render_sheet_view`."""
+    assert view.klammern_target is not None, "a Klammern view"
+    target = view.klammern_target
     head = (
         title
         + " · "
         + tr.ngettext("up to {n} big point", "up to {n} big points", target).format(n=target)
     )
-    big, small = klammern_standing(rows)
-    parts = [head, who, klammern_table(rows, labels, order), legend(tr)]
-    parts.append(standing_html(tr, big, small, players))
-    if final:
-        parts.append(klammern_winner_html(tr, big, players))
+    parts = [head, who, klammern_table(view, labels), legend(tr)]
+    parts.append(standing_html(tr, view.big, view.small, view.players))
+    if view.status is Status.FINAL:
+        parts.append(klammern_winner_html(tr, view.big, view.players))
     return "\n".join(parts)

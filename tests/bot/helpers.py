@@ -18,7 +18,7 @@ from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
-from bot.taps import ConfirmStop, Handover, LobbyPayload, Move, Reclaim, Tap, decode
+from bot.taps import ConfirmStop, Handover, LobbyPayload, Move, Reclaim, ShowSheet, Tap, decode
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.model import Button, FakeChat, FakeMessage
 
@@ -30,7 +30,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim)
-    assert not isinstance(tap.payload, ConfirmStop)
+    assert not isinstance(tap.payload, ConfirmStop | ShowSheet)
     return tap.payload
 
 

@@ -26,7 +26,7 @@ from tests.fakebot import FakeBotApi, run_polling
 from tests.fakebot.flood import RateLimits
 from tests.fakebot.model import FakeMessage
 
-SENDS_AND_EDITS = ("sendMessage", "editMessageText")
+SENDS_AND_EDITS = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMedia")
 
 
 async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: 
         assert not [c for c in api.calls.errors(start) if c.status == 429]
         replies = [
             c
-            for c in api.calls.filter("sendMessage", chat_id=group.id, since=start)
+            for c in api.calls.filter("sendMessage", "sendPhoto", chat_id=group.id, since=start)
             if c.param("reply_to_message_id") or "reply_parameters" in c.params
         ]
         assert len(replies) == commands >= 30

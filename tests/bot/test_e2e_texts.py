@@ -191,8 +191,13 @@ async def test_the_group_sheet_has_team_labels_and_a_legend(
         await _open(fake_api, bot, group, anna, "/klaverjas")
         await _play_rounds(bot, anna, group, 1)
         await anna.send(group, "/score")
+        await bot.settle()
+        picture = fake_api.last_message(group)  # issue 13: the sheet as a picture first
+        assert picture.photo_bytes and "Boompje" in picture.body
+        await (await anna.tap(picture, by_action("sheet:text"))).wait_answered()
         await anna.send(group, "/help")
         await bot.settle()
+        assert picture.deleted  # the answer was sent again as text
         messages = fake_api.chat(group).bot_messages[-2:]
     sheet = next(m.body for m in messages if "Σ" in m.body)
     help_text = next(m.body for m in messages if "/help —" in m.body)

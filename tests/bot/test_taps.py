@@ -24,6 +24,7 @@ from bot.taps import (
     PickLanguage,
     Reclaim,
     Setting,
+    ShowSheet,
     Sit,
     Start,
     Tap,
@@ -59,6 +60,7 @@ payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(Handover, st.sampled_from(HandoverStep)),
     st.builds(Reclaim, seats),
     st.builds(ConfirmStop, st.booleans()),
+    st.builds(ShowSheet, st.booleans()),
 )
 taps = st.builds(Tap, st.integers(1, 10**18 - 1), st.integers(0, 10**9 - 1), payloads)
 

@@ -1,4 +1,5 @@
-"""Message methods: send, edit, delete, photos, and answering callback queries."""
+"""Message methods: send, edit, delete, and answering callback queries (photos:
+:mod:`.api_photos`)."""
 
 from __future__ import annotations
 
@@ -86,28 +87,6 @@ async def send_message(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
     formatted = _format(api, p)
     assert formatted is not None
     return _post(api, chat, p, formatted, text=formatted.text, source_text=p.text("text"))
-
-
-@api_method("sendPhoto")
-async def send_photo(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
-    """Post a photo (upload, file id or URL are all accepted and stored)."""
-    chat = api.world.writable_chat(p.chat_id())
-    photo = p.raw.get("photo")
-    if photo is None or photo == "":
-        raise bad_request("there is no photo in the request")
-    formatted = _format(api, p, "caption")
-    file_id = f"AgACfake{chat.id}x{chat.next_message_id}"
-    data = photo if isinstance(photo, bytes) else str(photo).encode()
-    api.files[file_id] = data
-    sizes = [
-        {"file_id": f"{file_id}s", "file_unique_id": f"{file_id}us", "width": 90,
-         "height": 60, "file_size": min(len(data), 1000)},
-        {"file_id": file_id, "file_unique_id": f"u{file_id}", "width": 1280, "height": 853,
-         "file_size": len(data)},
-    ]  # fmt: skip
-    return _post(
-        api, chat, p, formatted, photo=sizes, caption=formatted.text if formatted else None
-    )
 
 
 def _own_message(api: FakeBotApi, p: Params) -> tuple[FakeChat, FakeMessage]:

@@ -13,7 +13,7 @@ JSONDict = dict[str, Any]
 MESSAGE_METHODS = frozenset(
     {
         "sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup",
-        "editMessageCaption",
+        "editMessageCaption", "editMessageMedia",
     }
 )  # fmt: skip
 

@@ -93,8 +93,10 @@ class FakeMessage:
     """A message in a chat, as the fake server keeps it.
 
     ``text`` is the text after entity parsing (what users see); ``source_text`` and
-    ``parse_mode`` are what the bot sent.  ``history`` keeps earlier ``(text, reply_markup)``
-    versions, oldest first.
+    ``parse_mode`` are what the bot sent.  A photo message has ``photo`` (the ``PhotoSize``
+    list), ``photo_bytes`` (what was uploaded; empty for a URL) and ``caption`` (after entity
+    parsing, its entities in ``entities``).  ``history`` keeps earlier ``(text or caption,
+    reply_markup)`` versions, oldest first.
     """
 
     chat_id: int
@@ -110,6 +112,7 @@ class FakeMessage:
     message_thread_id: int | None = None  # the forum topic (None: not in a topic, or General)
     caption: str | None = None
     photo: list[JSONDict] | None = None
+    photo_bytes: bytes | None = None
     edit_date: int | None = None
     deleted: bool = False
     extra: JSONDict = field(default_factory=dict)
@@ -122,8 +125,9 @@ class FakeMessage:
 
     @property
     def body(self) -> str:
-        """``text`` as a ``str``: "" for a message without text (a photo). For assertions."""
-        return self.text or ""
+        """What the message says, for assertions: its ``text``, else its ``caption`` (a
+        photo), else ""."""
+        return self.text or self.caption or ""
 
     @property
     def edited(self) -> bool:

@@ -16,7 +16,8 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from . import api_bot, api_chats, api_messages  # noqa: F401  (register the methods)
+from . import api_bot, api_chats, api_messages, api_photos  # noqa: F401  (register the methods)
+from .api_photos import Photo
 from .calls import ApiCall, CallLog
 from .commands import CommandStore
 from .errors import ApiError, not_found, unauthorized
@@ -36,6 +37,9 @@ from .world import World
 JSONDict = dict[str, Any]
 ChatRef = FakeChat | int
 _LOGGER = logging.getLogger(__name__)
+
+MAX_UPLOAD = 50 * 1024 * 1024
+"""The largest request body the server reads (Telegram's upload limit for bots)."""
 
 DEFAULT_TOKEN = "123456789:fake-token-for-tests"
 """Not a real token (and not shaped like one, so secret scanners stay quiet)."""
@@ -83,6 +87,8 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
         self.bot_settings: dict[str, Any] = {}
         self.default_menu_button: JSONDict = {"type": "commands"}
         self.files: dict[str, bytes] = {}
+        self.photos: dict[str, Photo] = {}
+        """Photos sent or set by the bot, by ``file_id`` (:mod:`.api_photos`)."""
         self.closing = False
         self.faults = FaultInjector()
         self.webhook = WebhookDelivery(self)
@@ -96,7 +102,9 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         """Listen on ``host:port`` (port 0: a free port) in the running event loop."""
-        app = web.Application()
+        # Telegram takes uploads up to 50 MB (aiohttp's default limit is 1 MB): the photo
+        # limits are the methods' own checks (api_photos.py).
+        app = web.Application(client_max_size=MAX_UPLOAD)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/file/bot{token}/{path:.*}", self._file)
         self._runner = web.AppRunner(
