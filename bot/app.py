@@ -64,6 +64,7 @@ def build_application(
     seeds: Any = None,
     budget: ChatBudget | None = None,
     computer_delay: float | None = None,
+    read_timeout: float | None = None,
 ) -> KlaverjasApp:
     """The bot application, ready for ``run_polling`` (or ``initialize``/``start`` in tests).
 
@@ -78,6 +79,8 @@ def build_application(
         budget: the per-chat message budget (default: Telegram's limits, see
             :mod:`bot.budget`; tests switch it off or run it on a scaled clock).
         computer_delay: seconds between two computer moves (default: the config's).
+        read_timeout: seconds to wait for Telegram's answer to a call (PTB's default 5 s;
+            tests of timeouts lower it).
     """
     builder = (
         ApplicationBuilder()
@@ -86,6 +89,8 @@ def build_application(
         .context_types(ContextTypes(context=Context))
         .concurrent_updates(True)
     )
+    if read_timeout is not None:
+        builder = builder.read_timeout(read_timeout)
     if config.telegram_api_base_url:
         base = config.telegram_api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")

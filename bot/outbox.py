@@ -13,9 +13,9 @@ here, and nobody waits for Telegram on the update path.
   The table's edits use only the table's share of a group's budget (:data:`bot.budget.GROUP`),
   so replies and notices always find room.
 * **Posts** are one-off messages (replies, round summaries, reminders), sent in order. A reply
-  whose ``dedupe`` key equals that of one still waiting in the same chat is dropped (300
-  ``/help`` of one member in a second get one answer), and a flooded chat keeps at most
-  :data:`MAX_REPLIES` replies waiting.
+  whose ``dedupe`` key equals that of one still waiting in the same chat, or sent there in the
+  last :data:`RECENT` seconds, is dropped (300 ``/help`` in a second get one answer), and a
+  flooded chat keeps at most :data:`MAX_REPLIES` replies waiting.
 * **Faults.** A call that fails for a passing reason (a timeout, a 5xx, a dropped connection,
   a ``429`` that PTB's limiter gave up on) is tried again with back-off; a surface keeps being
   tried (every :data:`SLOW_RETRY` seconds at most) until it is shown or replaced, so a player
@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
@@ -59,12 +60,19 @@ log = logging.getLogger(__name__)
 MAX_REPLIES = 30
 """Replies (dedupe-able posts) that may wait in one chat; more are dropped (a flood)."""
 
+RECENT = 60.0
+"""Seconds (budget clock) a reply's ``dedupe`` key is remembered after it was sent: the same
+reply asked again meanwhile is not sent a second time (it is right above in the chat)."""
+
 MAX_ATTEMPTS = 6
 """Tries of a call that keeps failing for a passing reason before a post is given up (a
 surface is tried on, every :data:`SLOW_RETRY` seconds)."""
 
 SLOW_RETRY = 30.0
 """Seconds between two tries of a surface after :data:`MAX_ATTEMPTS` failures."""
+
+SHUTDOWN_GRACE = 5.0
+"""Real seconds the workers go on sending (waiting for budget) once the bot stops."""
 
 SURFACES_KEPT = 20_000
 """Surfaces remembered (the most recently shown)."""
@@ -166,8 +174,9 @@ class Outbox:
         on_forbidden: called with the chat id when Telegram refuses a private chat (403).
         spawn: starts a chat's worker as a task (the application's ``create_task``, so the
             tests' ``settle`` sees the work); default ``asyncio.create_task``.
-        running: whether the bot still runs; once it stops, a worker ends instead of waiting
-            for budget (what is left unsent is redrawn after the restart).
+        running: whether the bot still runs; once it stops, the workers finish what they can
+            in :data:`SHUTDOWN_GRACE` seconds (what is left unsent is redrawn after the
+            restart).
     """
 
     def __init__(
@@ -188,7 +197,11 @@ class Outbox:
         self._chats: dict[int, _Chat] = {}
         self._surfaces: OrderedDict[SurfaceKey, Surface] = OrderedDict()
         self.migrated: dict[int, int] = {}
+        self._recent: dict[int, OrderedDict[Hashable, float]] = {}
+        """chat → dedupe keys of the replies sent there lately, oldest first."""
         self._closed = False
+        self._deadline: float | None = None
+        """When the workers give up waiting, once the bot stops (monotonic seconds)."""
 
     # --- enqueueing --------------------------------------------------------------------------
 
@@ -209,7 +222,16 @@ class Outbox:
         chat = self._chat(chat_id)
         if dedupe is not None:
             waiting = [j for j in chat.jobs if j.kind is _Kind.POST and j.dedupe is not None]
-            if len(waiting) >= MAX_REPLIES or any(j.dedupe == dedupe for j in waiting):
+            now = self.budget.clock()
+            recent = self._recent.get(chat_id)
+            if recent is not None:
+                while recent and now - next(iter(recent.values())) >= RECENT:
+                    recent.popitem(last=False)
+            if (
+                len(waiting) >= MAX_REPLIES
+                or any(j.dedupe == dedupe for j in waiting)
+                or (recent is not None and dedupe in recent)
+            ):
                 log.info("dropped a reply in busy chat %s", chat_id)
                 return None
         job = Job(
@@ -367,6 +389,10 @@ class Outbox:
 
     # --- the workers -------------------------------------------------------------------------
 
+    def _accepting(self) -> bool:
+        """Whether workers may (still) be started: the bot runs, or stops within its grace."""
+        return self._running() or self._deadline is None or time.monotonic() < self._deadline
+
     def _chat(self, chat_id: int) -> _Chat:
         chat = self._chats.get(chat_id)
         if chat is None:
@@ -393,8 +419,11 @@ class Outbox:
             while chat.jobs and not self._closed:
                 job, wait = self._pick(chat_id, chat)
                 if job is None:
-                    if not self._running():
-                        return  # shutting down: no waiting for budget
+                    if not self._running():  # stopping: a few seconds more, not a minute
+                        if self._deadline is None:
+                            self._deadline = time.monotonic() + SHUTDOWN_GRACE
+                        if time.monotonic() >= self._deadline:
+                            return
                     chat.wake.clear()
                     await self._doze(chat, min(wait, 1.0))
                     continue
@@ -406,10 +435,13 @@ class Outbox:
                     self._resolve(job, None)
         finally:
             chat.worker = None
-            if chat.jobs and not self._closed and self._running():  # enqueued meanwhile
+            if chat.jobs and not self._closed and self._accepting():  # enqueued meanwhile
                 chat.worker = self._spawn(self._work(chat_id))
             elif not chat.jobs:
                 self._chats.pop(chat_id, None)
+                recent = self._recent.get(chat_id)
+                if recent and self.budget.clock() - next(reversed(recent.values())) >= RECENT:
+                    del self._recent[chat_id]  # memory stays flat
 
     def _is_table_edit(self, job: Job) -> bool:
         s = job.surface
@@ -605,6 +637,10 @@ class Outbox:
 
     async def _post(self, job: Job) -> None:
         assert job.content is not None
+        if job.dedupe is not None:  # from now on (in flight too) the same reply is not taken
+            recent = self._recent.setdefault(job.chat_id, OrderedDict())
+            recent.pop(job.dedupe, None)
+            recent[job.dedupe] = self.budget.clock()
         msg = await self._send(job, job.content, job.thread_id)
         self._resolve(job, msg)
         if job.withdrawn:  # taken back while it was on its way

@@ -114,8 +114,9 @@ def reply(
 ) -> Job | None:
     """Answer the update in its chat (and forum topic), quoting the message when ``quote``
     (or the message ``to``; sent all the same if it was deleted meanwhile). Never waits for
-    Telegram: the outbox sends it, dropping it when the same answer to the same sender still
-    waits there (a flood: one answer to 300 ``/help``)."""
+    Telegram: the outbox sends it, dropping it when the same answer still waits there or was
+    just sent (a flood: one answer to 300 ``/help``): an answer that quotes somebody is theirs
+    (each sender gets one), one that does not is everybody's."""
     chat, message = update.effective_chat, update.effective_message
     if chat is None:
         return None
@@ -127,5 +128,5 @@ def reply(
         body,
         thread_id=thread,
         reply_to=to or (message.message_id if quote and message is not None else None),
-        dedupe=(who.user_id if who is not None else None, body.key, thread),
+        dedupe=(who.user_id if quote and who is not None else None, body.key, thread),
     )

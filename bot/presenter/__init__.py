@@ -56,7 +56,8 @@ class Presenter(HandsOps):
             return
         async with self._lock(out.game_id):
             try:
-                view = await self.source.view(out.game_id)
+                also = [out.actor] if out.actor is not None else []
+                view = await self.source.view(out.game_id, also)
                 if view is not None:
                     await self._present(view, out)
             except Exception:  # a presentation bug must never lose the game

@@ -4,7 +4,7 @@ surfaces' keys and the little state kept between outcomes."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from bot.outbox import Job, Outbox, SurfaceKey
@@ -20,8 +20,9 @@ class TableSource(Protocol):
     def clock(self) -> float:
         """UTC epoch seconds."""
 
-    async def view(self, game_id: int) -> TableView | None:
-        """The game as the presenter shows it (None: unknown)."""
+    async def view(self, game_id: int, also: Iterable[int] = ()) -> TableView | None:
+        """The game as the presenter shows it, naming the users ``also`` too (None: an
+        unknown game)."""
 
     async def games_of(self, user_id: int) -> list[int]:
         """The running games where the user plays or may take a seat back."""

@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.computer import ComputerPlayers
@@ -105,19 +105,20 @@ class ServiceCore:
 
     # --- the presenter's view and its message ids ------------------------------------------
 
-    async def view(self, game_id: int) -> TableView | None:
+    async def view(self, game_id: int, also: Iterable[int] = ()) -> TableView | None:
         """Everything the presenter needs to show a game: the table, the group's language,
         every reader's language and name, the chat's title (``design.md`` §1: the presenter
-        does not read storage). None for an unknown game."""
+        does not read storage); ``also``: more users to name (who stopped the table). None
+        for an unknown game."""
         table = await self.load(game_id)
         if table is None:
             return None
-        return await self.view_of(table)
+        return await self.view_of(table, also)
 
-    async def view_of(self, table: Table) -> TableView:
+    async def view_of(self, table: Table, also: Iterable[int] = ()) -> TableView:
         """:meth:`view` of an already loaded table."""
         chat = await self.repo.get_chat(table.row.chat_id)
-        ids = {table.row.creator_id}
+        ids = {table.row.creator_id, *also}
         for s in table.row.seats:
             ids.update(uid for uid in (s.user_id, s.former_user_id) if uid is not None)
         users = await self.repo.get_users(ids)
