@@ -28,6 +28,7 @@ from tests.bot.helpers import (
     play_turn,
 )
 from tests.fakebot import FakeBotApi, SimUser, run_polling
+from tests.fakebot.faults import FaultKind
 from tests.fakebot.flood import RateLimits
 from tests.fakebot.model import FakeChat, FakeMessage
 
@@ -154,7 +155,8 @@ async def test_a_game_under_flaky_telegram_never_stalls(
     app = make_app(fake_api, tmp_path / "db.sqlite3", read_timeout=0.5)
     async with run_polling(app, fake_api, fail_on_log_errors=False) as bot:
         await open_and_fill(fake_api, bot, group, players)
-        for seed, kind in enumerate(("500", "timeout_delivered", "timeout_lost", "slow")):
+        kinds: tuple[FaultKind, ...] = ("500", "timeout_delivered", "timeout_lost", "slow")
+        for seed, kind in enumerate(kinds):
             for method in ("sendMessage", "editMessageText"):
                 fake_api.inject_fault(
                     method=method, kind=kind, probability=0.03, count=None, seed=seed, delay=0.3
