@@ -50,6 +50,9 @@ def _worker_init() -> None:
 
 log = logging.getLogger(__name__)
 
+ATTEMPTS = 3
+"""Tries of a decision whose pool broke under it."""
+
 
 class ComputerPlayers:
     """Runs computer decisions in a pool.
@@ -86,20 +89,29 @@ class ComputerPlayers:
     async def choose(self, obs: Observation, seed: int) -> Action:
         """The computer's action for ``obs.seat`` (one of ``obs.legal``).
 
+        Decisions wait in the pool's queue first come, first served; a game asks for one
+        decision at a time (:class:`bot.driver.TableDriver`), so the queue is fair between
+        tables. A worker that dies (killed, out of memory) breaks the pool: it is replaced by
+        a new pool, once for every decision that was in it, and the decision is made again
+        (up to :data:`ATTEMPTS` times).
+
         Raises:
-            concurrent.futures.BrokenExecutor: the pool broke twice in a row, or was shut
-                down (the bot is stopping); the game stays as saved.
+            concurrent.futures.BrokenExecutor: the pool kept breaking, or was shut down (the
+                bot is stopping); the game stays as saved.
         """
         loop = asyncio.get_running_loop()
-        try:
-            text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
-        except BrokenExecutor:  # a worker was killed: start a new pool and think again
-            if self._closed or self._executor is None:
-                raise
-            log.warning("the computer players' pool broke; starting a new one")
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-            text = await loop.run_in_executor(self._pool(), choose_notation, obs, self.level, seed)
+        for attempt in range(ATTEMPTS):
+            executor = self._pool()
+            try:
+                text = await loop.run_in_executor(executor, choose_notation, obs, self.level, seed)
+                break
+            except BrokenExecutor:
+                if self._closed or attempt == ATTEMPTS - 1:
+                    raise
+                if self._executor is executor:  # the first to notice replaces it
+                    log.warning("a computer player's worker died; starting a new pool")
+                    executor.shutdown(wait=False, cancel_futures=True)
+                    self._executor = None
         action = parse_action(text)
         if action not in obs.legal:  # a broken player must never stall or corrupt a game
             action = obs.legal[0]

@@ -1,0 +1,50 @@
+"""The computer players' process pool (issue 10 item 7): a worker that dies is replaced and
+its decisions are made again; several decisions in the broken pool do not break the new one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+from bot.computer import ComputerPlayers
+from engine.game import GameState
+from engine.observe import Observation, observe
+from engine.settings import Settings
+
+
+def _observations(n: int) -> list[Observation]:
+    out = []
+    for seed in range(n):
+        state = GameState.new(Settings(), seed)
+        assert state.to_act is not None
+        out.append(observe(state, state.to_act))
+    return out
+
+
+def _kill_workers(players: ComputerPlayers) -> int:
+    executor = players._executor
+    assert isinstance(executor, ProcessPoolExecutor)
+    pids = list(executor._processes)  # the pool's worker processes
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    return len(pids)
+
+
+async def test_a_killed_worker_is_replaced_and_every_decision_is_made() -> None:
+    players = ComputerPlayers("random", 2)
+    await players.start()
+    try:
+        observations = _observations(12)
+        first = await asyncio.gather(*(players.choose(o, 1) for o in observations[:4]))
+        assert _kill_workers(players) == 2
+        decisions = [players.choose(o, 1) for o in observations]  # 12 in the broken pool
+        actions = await asyncio.gather(*decisions)
+        assert all(a in o.legal for a, o in zip(actions, observations, strict=True))
+        assert actions[:4] == first  # the same decisions as before the kill
+        assert _kill_workers(players) == 2  # and again: a new pool each time
+        again = await asyncio.gather(*(players.choose(o, 1) for o in observations))
+        assert again == actions
+    finally:
+        players.shutdown()
