@@ -11,8 +11,8 @@ are real milliseconds. Scenarios:
 
 Prints per scenario: sends+edits per card in the group and in the private chats, the peak
 group sends+edits in any 60 s, repository transactions per human card tap (up to the
-moment the bot is idle again, computers' moves included), and tap → callback answer
-p50 / p95 in real milliseconds.
+moment the bot is idle again, computers' moves included) and per move (each human or
+computer action), and tap → callback answer p50 / p95 in real milliseconds.
 
 Run: ``python bench/bench_chat.py [--cards 64] [--speed 20]``. Asserts nothing.
 """
@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -64,9 +65,11 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
             rng = random.Random(seed)
             answer_ms: list[float] = []
             transactions: list[int] = []
+            moves: list[int] = []
             async with run_polling(app, api) as bot:
                 await open_and_fill(api, bot, group, humans, computers=4 - humans_n)
-                repo = app.bot_data["app"].service.repo
+                service = app.bot_data["app"].service
+                repo = service.repo
                 start = len(api.calls)
                 played = commands = 0
                 next_command = fast.now()
@@ -90,6 +93,7 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
                     user, message = turn
                     _, action = pick(active_buttons(message), rng)
                     before = repo.transactions
+                    moves_before = await _moves(service)
                     t0 = time.monotonic()
                     tap = await user.tap(message, by_action(action))
                     await tap.wait_answered(timeout=30)
@@ -98,6 +102,7 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
                     if action.startswith("play:"):
                         played += 1
                         transactions.append(repo.transactions - before)
+                        moves.append(await _moves(service) - moves_before)
                     await fast.sleep(1.5)  # a quick player
                 calls = [c for c in api.calls.filter(*COUNTED, since=start) if c.ok]
             group_calls = sum(1 for c in calls if c.chat_id == group.id)
@@ -110,9 +115,16 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
                 "429s": sum(1 for c in api.calls.errors(start) if c.status == 429),
                 "transactions_per_tap": statistics.mean(transactions),
                 "transactions_per_tap_max": max(transactions),
+                "transactions_per_move": sum(transactions) / sum(moves),
                 "answer_ms_p50": answer_ms[len(answer_ms) // 2],
                 "answer_ms_p95": answer_ms[int(len(answer_ms) * 0.95)],
             }
+
+
+async def _moves(service: Any) -> int:
+    """Actions in the log of game 1 (a human's and the computers' moves)."""
+    table = await service.load(1)
+    return len(table.state.log) if table is not None and table.state is not None else 0
 
 
 def main() -> None:
