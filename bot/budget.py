@@ -7,6 +7,14 @@ the table's own edits well below that (15 a minute in a group, at least 4 s apar
 replies to commands, notices and the last word of a table always fit: those *priority* calls
 may use the whole budget and wait for a slot rather than be dropped.
 
+Telegram also limits the bot as a whole, to about 30 messages a second over all chats. A
+burst over it is answered ``429``, and PTB's limiter then holds back *every* call of the bot,
+the answers to taps included, until the retry time is over (at 50 solo tables that made taps
+wait 0.7 s and more). So the budget also keeps all calls together under :data:`OVERALL` (25 a
+second, sliding). Many chats' workers start calls at once, so a call holds its place from
+when it starts (:meth:`ChatBudget.begin`) and is counted from when it completed
+(:meth:`ChatBudget.record`), never later than Telegram counts it.
+
 The :class:`~bot.outbox.Outbox` makes the calls, one at a time per chat, so a newer content
 of a message never overtakes an older one on the way to Telegram.
 
@@ -45,6 +53,10 @@ GROUP = Limits(limit=20, window=60.0, table_limit=15, table_gap=4.0)
 PRIVATE = Limits(limit=1, window=1.0, table_limit=1, table_gap=1.0)
 """Telegram's ~1 message a second per private chat."""
 
+OVERALL = Limits(limit=25, window=1.0, table_limit=20, table_gap=0.0)
+"""Telegram's ~30 messages a second for the whole bot, with headroom; table edits may use 20
+of the 25, so hands and replies still go out when every table is busy."""
+
 
 @dataclass(slots=True)
 class _Chat:
@@ -60,6 +72,7 @@ class ChatBudget:
     Args:
         group, private: the limits of groups (negative chat ids) and private chats; None
             switches limiting off for that kind.
+        overall: the limit of all chats together (None: off).
         clock: monotonic seconds.
         sleep: waits the given seconds (tests pass a scaled clock and sleep together).
     """
@@ -69,11 +82,17 @@ class ChatBudget:
         group: Limits | None = GROUP,
         private: Limits | None = PRIVATE,
         *,
+        overall: Limits | None = OVERALL,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
         self.group = group
         self.private = private
+        self.overall = overall
+        self._overall: deque[float] = deque()
+        self._overall_table: deque[float] = deque()
+        self._in_flight = 0
+        self._in_flight_table = 0
         self.clock = clock
         self.sleep = sleep
         self._chats: dict[int, _Chat] = {}
@@ -89,9 +108,54 @@ class ChatBudget:
         return self.group if chat_id < 0 else self.private
 
     def wait(self, chat_id: int, *, table: bool = False) -> float:
-        """Seconds until a call (a table edit when ``table``) fits in the chat's budget; 0
-        when it fits now. Calls are counted from when they completed (so a call Telegram
-        counts from when it arrived never ends up in our window later than in Telegram's)."""
+        """Seconds until a call (a table edit when ``table``) fits in the chat's budget and in
+        the bot's overall one; 0 when it fits now. A chat's calls are counted from when they
+        completed (so a call Telegram counts from when it arrived never ends up in our window
+        later than in Telegram's); overall, from when they start (:meth:`begin`)."""
+        return max(self.chat_wait(chat_id, table=table), self.overall_wait(table=table))
+
+    @property
+    def overall_gap(self) -> float:
+        """Seconds between two calls at the overall limit's pace (0 when it is off)."""
+        return self.overall.window / self.overall.limit if self.overall is not None else 0.0
+
+    def overall_wait(self, *, table: bool = False) -> float:
+        """Seconds until a call fits in the bot's overall budget (0: now)."""
+        limits = self.overall
+        if limits is None:
+            return 0.0
+        now = self.clock()
+        wait = _window_wait(self._overall, limits.limit - self._in_flight, limits.window, now)
+        table_wait = _window_wait(
+            self._overall_table, limits.table_limit - self._in_flight_table, limits.window, now
+        )
+        return max(wait, table_wait) if table else wait
+
+    def begin(self, *, table: bool = False) -> None:
+        """A counted call starts now: it holds a place in the overall budget until
+        :meth:`record` (or :meth:`abort`)."""
+        if self.overall is None:
+            return
+        self._in_flight += 1
+        self._in_flight_table += table
+
+    def abort(self, *, table: bool = False) -> None:
+        """A call begun with :meth:`begin` failed before Telegram could count it: its place
+        is counted from now (a failure may still have reached Telegram)."""
+        self._finish(table)
+
+    def _finish(self, table: bool) -> None:
+        if self.overall is None or self._in_flight <= 0:
+            return
+        now = self.clock()
+        self._in_flight -= 1
+        self._overall.append(now)
+        if table and self._in_flight_table > 0:
+            self._in_flight_table -= 1
+            self._overall_table.append(now)
+
+    def chat_wait(self, chat_id: int, *, table: bool = False) -> float:
+        """Seconds until a call fits in the chat's own budget (0: now)."""
         limits = self.limits(chat_id)
         if limits is None:
             return 0.0
@@ -112,7 +176,9 @@ class ChatBudget:
         return max(wait, 0.0)
 
     def record(self, chat_id: int, *, table: bool = False) -> None:
-        """Count one call in the chat that just completed (a table edit when ``table``)."""
+        """Count one call in the chat that just completed (a table edit when ``table``), also
+        overall when it was begun (:meth:`begin`)."""
+        self._finish(table)
         if self.limits(chat_id) is None:
             return
         chat = self._chat(chat_id)
@@ -120,3 +186,15 @@ class ChatBudget:
         chat.stamps.append(now)
         if table:
             chat.last_table = now
+
+
+def _window_wait(stamps: deque[float], limit: int, window: float, now: float) -> float:
+    """Seconds until one more call fits in ``limit`` calls per sliding ``window`` seconds,
+    given the calls' ``stamps`` (old ones are dropped); 0 when it fits now."""
+    while stamps and now - stamps[0] >= window:
+        stamps.popleft()
+    if len(stamps) < limit:
+        return 0.0
+    if limit <= 0:  # every place is held by calls still in flight: wait for one of them
+        return window / 10
+    return max(stamps[len(stamps) - limit] + window - now, 0.0)

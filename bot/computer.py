@@ -8,8 +8,10 @@ a seed, and answers an action in notation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import random
 import signal
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -41,11 +43,19 @@ def _warm_up(level: str) -> None:
     _player(level)
 
 
+WORKER_NICENESS = 10
+"""How much lower the workers' CPU priority is than the bot's: a computer's search waits for
+the event loop, never the other way round, so taps are answered at once on a busy machine
+(issue 10 item 7: at 100 tables the searches took the cores from the loop)."""
+
+
 def _worker_init() -> None:
-    """In each worker: leave Ctrl-C to the bot. A terminal sends SIGINT to the whole process
-    group; a worker that died of it would break the pool under a running decision (issue 9
-    item 10) while the bot itself shuts down in order."""
+    """In each worker: leave Ctrl-C to the bot (a terminal sends SIGINT to the whole process
+    group; a worker that died of it would break the pool under a running decision, issue 9
+    item 10) and yield the CPU to the bot (:data:`WORKER_NICENESS`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
 
 
 log = logging.getLogger(__name__)

@@ -59,7 +59,7 @@ def make_app(
         computers=ComputerPlayers(level, workers),
         rate_limiter=kw.pop("rate_limiter", False),
         seeds=kw.pop("seeds", lambda: next(counter)),
-        budget=kw.pop("budget", ChatBudget(group=None, private=None)),
+        budget=kw.pop("budget", ChatBudget(group=None, private=None, overall=None)),
         computer_delay=kw.pop("computer_delay", 0.0),
         **kw,
     )

@@ -1,0 +1,282 @@
+"""The outbox's calls to Telegram and its error policy (see :mod:`bot.outbox`): what to do
+when a call succeeds, fails for a passing reason, or is refused."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Coroutine, Hashable
+from typing import Any, TypeVar
+
+from telegram import Bot, InputFile, Message
+from telegram.constants import ParseMode
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+    TelegramError,
+    TimedOut,
+)
+
+from bot.budget import ChatBudget
+from bot.outbox.model import (
+    MAX_ATTEMPTS,
+    SLOW_RETRY,
+    ChatQueue,
+    Content,
+    Gone,
+    Job,
+    Kind,
+    OnForbidden,
+    OnMigrated,
+    Surface,
+)
+
+log = logging.getLogger("bot.outbox")
+
+T = TypeVar("T")
+
+
+class OutboxCalls:
+    """The calls of :class:`bot.outbox.Outbox` (its queue and workers live there)."""
+
+    bot: Bot
+    budget: ChatBudget
+    migrated: dict[int, int]
+    _on_migrated: OnMigrated
+    _on_forbidden: OnForbidden
+    _recent: dict[int, OrderedDict[Hashable, float]]
+
+    def _chat(self, chat_id: int) -> ChatQueue:
+        raise NotImplementedError
+
+    def _enqueue(self, job: Job) -> None:
+        raise NotImplementedError
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        """See :meth:`bot.outbox.Outbox.delete`."""
+        raise NotImplementedError
+
+    def _is_table_edit(self, job: Job) -> bool:
+        s = job.surface
+        return (
+            s is not None and s.table and not s.final and not s.fresh and s.message_id is not None
+        )
+
+    async def _run(self, job: Job) -> None:
+        """One call, with the error policy (see the module docstring)."""
+        if job.withdrawn:
+            return
+        try:
+            if job.kind is Kind.POST:
+                await self._post(job)
+            elif job.kind is Kind.SURFACE:
+                await self._surface(job)
+            elif job.kind is Kind.EDIT:
+                assert job.message_id is not None and job.content is not None
+                with contextlib.suppress(Gone):
+                    await self._edit(job, job.message_id, job.content)
+            elif job.kind is Kind.DELETE:
+                assert job.message_id is not None
+                with contextlib.suppress(BadRequest):
+                    await self.bot.delete_message(job.chat_id, job.message_id)
+            else:
+                assert job.message_id is not None
+                with contextlib.suppress(BadRequest):
+                    call = self.bot.edit_message_reply_markup(job.chat_id, job.message_id)
+                    await self._counted(job, call)
+        except ChatMigrated as exc:
+            await self._moved(job, int(exc.new_chat_id))
+        except Forbidden:
+            await self._on_forbidden(job.chat_id)
+            self._resolve(job, None)
+        except (BadRequest, InvalidToken, Conflict, EndPointNotFound) as exc:
+            log.warning("Telegram refused a call in chat %s: %s", job.chat_id, exc)
+            self._resolve(job, None)
+        except TelegramError as exc:  # passing: a timeout, a 5xx, a lost connection, a 429
+            self._again(job, exc)
+
+    def _again(self, job: Job, exc: TelegramError) -> None:
+        """Put a job that failed for a passing reason back, to be tried again later."""
+        job.attempts += 1
+        if job.attempts >= MAX_ATTEMPTS and job.kind is not Kind.SURFACE:
+            log.warning("gave up a call in chat %s (%s tries): %s", job.chat_id, job.attempts, exc)
+            self._resolve(job, None)
+            return
+        delay = min(0.5 * 2 ** (job.attempts - 1), SLOW_RETRY)
+        if isinstance(exc, RetryAfter):
+            retry = exc.retry_after
+            delay = max(delay, retry.total_seconds() if hasattr(retry, "total_seconds") else retry)
+        log.info("a call in chat %s failed (%s); again in %.1f s", job.chat_id, exc, delay)
+        job.not_before = self.budget.clock() + delay
+        self._chat(job.chat_id).jobs.insert(0, job)
+
+    async def _moved(self, job: Job, new_chat_id: int) -> None:
+        """The group became a supergroup: this job and every other of the old chat move."""
+        old = job.chat_id
+        self.migrated[old] = new_chat_id
+        await self._on_migrated(old, new_chat_id)
+        moved = [job, *self._chat(old).jobs]
+        self._chat(old).jobs.clear()
+        for j in moved:
+            j.chat_id = new_chat_id
+            if j.surface is not None:  # its message stays behind in the old chat
+                j.surface.chat_id, j.surface.message_id, j.surface.fresh = new_chat_id, None, True
+            if j.kind in (Kind.POST, Kind.SURFACE):
+                self._enqueue(j)
+            else:
+                self._resolve(j, None)
+
+    def _resolve(self, job: Job, message: Message | None) -> None:
+        job.done = True
+        if message is not None:
+            job.message_id = message.message_id
+        if job.future is not None and not job.future.done():
+            job.future.set_result(message)
+
+    # --- the calls ---------------------------------------------------------------------------
+
+    async def _counted(self, job: Job, call: Awaitable[T], *, table: bool = False) -> T:
+        """Make one call that Telegram counts: it holds its place in the budget while in
+        flight and is counted once it completed, failed or not (a failure may still have
+        reached Telegram)."""
+        self.budget.begin(table=table)
+        try:
+            return await call
+        finally:
+            self.budget.record(job.chat_id, table=table)
+
+    async def _send(self, job: Job, content: Content, thread_id: int | None) -> Message:
+        """sendMessage (or sendPhoto) for ``job``. A reply whose command is gone, or a topic
+        that is gone, is sent without it; a refused picture as its ``alt`` text. After tries
+        that timed out (perhaps delivered), the keyboards just above are taken off."""
+        try:
+            msg = await self._send_once(job, content, thread_id)
+        except TimedOut:
+            job.timeouts += 1  # it may have been delivered all the same
+            raise
+        if job.timeouts and content.markup is not None:
+            # An earlier try timed out but may have been delivered: no second live keyboard.
+            for orphan in range(max(1, msg.message_id - job.timeouts), msg.message_id):
+                self._enqueue(Job(Kind.UNBUTTON, job.chat_id, message_id=orphan))
+        return msg
+
+    async def _send_once(self, job: Job, content: Content, thread_id: int | None) -> Message:
+        if content.photo is not None:
+            try:
+                return await self._counted(
+                    job,
+                    self.bot.send_photo(
+                        job.chat_id,
+                        InputFile(content.photo, filename="boompje.png"),
+                        caption=content.text,
+                        parse_mode=ParseMode.HTML,
+                        reply_markup=content.markup,
+                        reply_to_message_id=job.reply_to,
+                        allow_sending_without_reply=True,
+                        message_thread_id=thread_id,
+                    ),
+                )
+            except BadRequest as exc:
+                if content.alt is None:
+                    raise
+                log.warning("a picture was refused in chat %s: %s", job.chat_id, exc)
+                content = Content(content.alt, content.markup)
+        try:
+            return await self._counted(job, self._send_text(job, content, thread_id))
+        except BadRequest as exc:
+            if thread_id is None or "thread not found" not in exc.message.lower():
+                raise
+            return await self._counted(job, self._send_text(job, content, None))
+
+    def _send_text(
+        self, job: Job, content: Content, thread_id: int | None
+    ) -> Coroutine[Any, Any, Message]:
+        return self.bot.send_message(
+            job.chat_id,
+            content.text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=content.markup,
+            reply_to_message_id=job.reply_to,
+            allow_sending_without_reply=True,
+            message_thread_id=thread_id,
+            disable_web_page_preview=True,
+        )
+
+    async def _edit(self, job: Job, message_id: int, content: Content) -> None:
+        """editMessageText; "not modified" is success.
+
+        Raises:
+            Gone: the message cannot be edited any more (deleted, too old, not ours).
+        """
+        call = self.bot.edit_message_text(
+            content.text,
+            job.chat_id,
+            message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=content.markup,
+            disable_web_page_preview=True,
+        )
+        try:
+            await self._counted(job, call, table=self._is_table_edit(job))
+        except BadRequest as exc:
+            text = exc.message.lower()
+            if "not modified" in text:
+                return
+            if "not found" in text or "can't be edited" in text or "no text" in text:
+                raise Gone from exc
+            raise
+
+    async def _post(self, job: Job) -> None:
+        assert job.content is not None
+        if job.dedupe is not None:  # from now on (in flight too) the same reply is not taken
+            recent = self._recent.setdefault(job.chat_id, OrderedDict())
+            recent.pop(job.dedupe, None)
+            recent[job.dedupe] = self.budget.clock()
+        msg = await self._send(job, job.content, job.thread_id)
+        self._resolve(job, msg)
+        if job.withdrawn:  # taken back while it was on its way
+            self.delete(job.chat_id, msg.message_id)
+        elif job.on_sent is not None:
+            await job.on_sent(msg.message_id)
+
+    async def _surface(self, job: Job) -> None:
+        surface = job.surface
+        assert surface is not None
+        content = surface.desired
+        if surface.sealed or content is None:
+            return
+        if content.photo is not None and surface.shown != content.key:
+            surface.fresh = True  # a picture is sent, never edited in
+        if not surface.fresh and surface.message_id is not None:
+            if surface.shown == content.key:
+                return
+            try:
+                await self._edit(job, surface.message_id, content)
+            except Gone:
+                surface.fresh, surface.keep_old = True, False
+            else:
+                await self._shown(surface, content)
+                return
+        old = surface.message_id
+        msg = await self._send(job, content, surface.thread_id)
+        surface.message_id, surface.fresh = msg.message_id, False
+        await self._shown(surface, content)
+        if old is not None and not surface.keep_old:
+            self.delete(job.chat_id, old)
+
+    async def _shown(self, surface: Surface, content: Content) -> None:
+        """The surface's message shows ``content``: sealed if it is the last word, and the
+        caller's records told which message that is when they do not know yet."""
+        surface.shown = content.key
+        if surface.final and surface.desired is content:
+            surface.sealed = True
+        if surface.on_sent is not None and surface.recorded != surface.message_id:
+            assert surface.message_id is not None
+            surface.recorded = surface.message_id
+            await surface.on_sent(surface.message_id)

@@ -1,0 +1,122 @@
+"""The outbox's values: what a message shows, the surfaces, the queued calls, and the
+limits (see :mod:`bot.outbox`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from telegram import InlineKeyboardMarkup, Message
+
+MAX_REPLIES = 30
+"""Replies (dedupe-able posts) that may wait in one chat; more are dropped (a flood)."""
+
+RECENT = 60.0
+"""Seconds (budget clock) a reply's ``dedupe`` key is remembered after it was sent: the same
+reply asked again meanwhile is not sent a second time (it is right above in the chat)."""
+
+MAX_ATTEMPTS = 6
+"""Tries of a call that keeps failing for a passing reason before a post is given up (a
+surface is tried on, every :data:`SLOW_RETRY` seconds)."""
+
+SLOW_RETRY = 30.0
+"""Seconds between two tries of a surface after :data:`MAX_ATTEMPTS` failures."""
+
+SHUTDOWN_GRACE = 5.0
+"""Real seconds the workers go on sending (waiting for budget) once the bot stops."""
+
+SURFACES_KEPT = 20_000
+"""Surfaces remembered (the most recently shown)."""
+
+OnMigrated = Callable[[int, int], Awaitable[None]]
+OnForbidden = Callable[[int], Awaitable[None]]
+OnSent = Callable[[int], Awaitable[None]]
+Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
+SurfaceKey = tuple[Hashable, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Content:
+    """What a message shows: HTML text and an inline keyboard (or none); with ``photo`` (PNG
+    bytes) a picture whose caption is ``text``, and ``alt`` the text sent instead should
+    Telegram refuse the picture. A picture is never edited: a surface shows a new one."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+    photo: bytes | None = field(default=None, repr=False)
+    alt: str | None = None
+
+    @property
+    def key(self) -> tuple[str, object]:
+        """Equal for equal contents (an edit to the same content is skipped)."""
+        photo = hash(self.photo) if self.photo is not None else None
+        return self.text, (self.markup.to_json() if self.markup is not None else None, photo)
+
+
+@dataclass(eq=False, slots=True)
+class Surface:
+    """A message the bot keeps showing the newest state of (see the module docstring)."""
+
+    key: SurfaceKey
+    chat_id: int
+    thread_id: int | None = None
+    message_id: int | None = None
+    desired: Content | None = None
+    shown: tuple[str, object] | None = None
+    fresh: bool = False
+    keep_old: bool = False
+    final: bool = False
+    sealed: bool = False
+    table: bool = False
+    on_sent: OnSent | None = None
+    recorded: int | None = None
+    """The message id the caller's records hold (``on_sent`` brings them up to date)."""
+
+
+class Kind(Enum):
+    """What a queued call does."""
+
+    POST = "post"
+    SURFACE = "surface"
+    EDIT = "edit"
+    DELETE = "delete"
+    UNBUTTON = "unbutton"
+
+
+@dataclass(eq=False, slots=True)
+class Job:
+    """One call waiting in a chat's queue. A post's handle: :meth:`Outbox.withdraw` takes it
+    back; ``message_id`` is set once it was sent."""
+
+    kind: Kind
+    chat_id: int
+    content: Content | None = None
+    surface: Surface | None = None
+    message_id: int | None = None
+    thread_id: int | None = None
+    reply_to: int | None = None
+    dedupe: Hashable | None = None
+    on_sent: OnSent | None = None
+    future: asyncio.Future[Message | None] | None = None
+    attempts: int = 0
+    timeouts: int = 0
+    not_before: float = 0.0
+    withdrawn: bool = False
+    done: bool = False
+
+
+@dataclass(slots=True)
+class ChatQueue:
+    """One chat's queued calls and its worker."""
+
+    jobs: list[Job] = field(default_factory=list)
+    worker: asyncio.Task[None] | None = None
+    sleeper: asyncio.Future[None] | None = None
+    """The worker's sleep while it waits for budget (cancelled to wake it early)."""
+
+
+class Gone(Exception):
+    """The message a surface edits is gone (deleted, too old): send it anew."""
