@@ -8,7 +8,9 @@ folder, then the default ``klaverjas.sqlite3``), as ``python -m bot`` would.
 One record per game: ``{"id", "chat_id", "status", "settings", "players", "rounds", "totals"}``
 with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
 finished rounds (``engine.record.round_export``); a game in progress also has
-``current_round``.
+``current_round``. A game of the daily deal (``/daily``, issue 11) also has ``"daily":
+"YYYY-MM-DD"``, its deal set's day: every attempt of that day has the same ``seed`` and so the
+same ``hands`` in every round.
 
 A Klammern game (``rules.md`` §9) also has ``variant: "klammern"``, ``voided`` (deals everybody
 passed, with the proposed card and the bids), ``small_points`` (standing now) and ``totals`` in
@@ -108,6 +110,8 @@ def export_game(game: Game) -> dict[str, Any]:
         "rounds": [],
         "totals": {"NS": 0, "EW": 0},
     }
+    if settings.daily is not None:
+        record["daily"] = settings.daily
     started = game.snapshot not in (None, "{}")
     if not started or not game.actions:
         if started and game.status is GameStatus.ACTIVE:

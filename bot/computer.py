@@ -30,7 +30,8 @@ def _player(level: str, deterministic: bool = False) -> Player:
     factory = getattr(ai, "make_player", None)
     if factory is None:
         return RandomPlayer()
-    return factory(level, deterministic=True) if deterministic else factory(level)
+    player: Player = factory(level, deterministic=True) if deterministic else factory(level)
+    return player
 
 
 def choose_notation(obs: Observation, level: str, seed: int, deterministic: bool = False) -> str:
