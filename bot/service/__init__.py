@@ -21,7 +21,7 @@ from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_s
 from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
 from bot.service.lobby import IsAdmin, LobbyOps, next_setting
 from bot.service.people import PeopleOps
-from bot.service.stats import Period, PersonStats
+from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
 from bot.service.view import TableView
 
@@ -42,7 +42,6 @@ __all__ = [
     "IsAdmin",
     "LobbyOps",
     "NamedLine",
-    "Period",
     "PersonStats",
     "ServiceCore",
     "TableView",

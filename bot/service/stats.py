@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from enum import StrEnum
 
 from bot.daily import day_of, month_start, streaks
 from bot.service.core import ServiceCore
@@ -31,6 +30,7 @@ from bot.standings import (
     standings,
 )
 from bot.tables import TableSettings
+from bot.taps import Period
 from engine.game import GameState
 from engine.record import replay_actions
 from storage import Repository
@@ -77,13 +77,6 @@ async def record_all(repo: Repository, *, now: float) -> int:
     for game_id in await repo.unrecorded_games():
         done += await record_ended(repo, game_id, now=now)
     return done
-
-
-class Period(StrEnum):
-    """The period of a group's standings (``/top``)."""
-
-    MONTH = "month"
-    ALL = "all"
 
 
 @dataclass(frozen=True, slots=True)
