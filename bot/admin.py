@@ -24,6 +24,11 @@ cannot be opened (a PostgreSQL server that is down, a wrong password) ends with 
 stderr and exit code 2; a password is never printed. When the reader of the output goes away
 early (``... | head``) the export stops quietly with exit code 1.
 
+``rebuild-stats [--database URL_OR_PATH]``: recompute every statistic and rating from the stored
+finished and abandoned games, in the order they ended (:func:`bot.service.stats.rebuild`, the
+code that records each game as it ends), so the numbers equal the ones kept game by game
+(issue 11). One line on stdout. Stop the bot first.
+
 ``copy --from URL_OR_PATH --to URL_OR_PATH [--resume]``: every user, chat and game (seats,
 settings, seed, action log with its times, snapshot, status, timer, message ids, former
 players) into an empty target (:func:`storage.copy.copy_database`; a PostgreSQL target
@@ -146,6 +151,19 @@ def _klammern(state: GameState) -> dict[str, Any]:
         "voided": full["voided"],
         "small_points": full["small_points"],
     }
+
+
+async def rebuild_stats(database: str | DatabaseUrl) -> int:
+    """``rebuild-stats``: clear and recompute the statistics; the number of games recorded."""
+    import time
+
+    from bot.service.stats import rebuild
+
+    repo = await open_repository(database)
+    try:
+        return await rebuild(repo, now=time.time())
+    finally:
+        await repo.close()
 
 
 async def export(database: str | DatabaseUrl, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -321,6 +339,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
     )
     exp.add_argument("--chat", type=int, default=None, help="only the games of this chat")
+    rb = sub.add_parser("rebuild-stats", help="recompute every statistic from the stored games")
+    rb.add_argument(
+        "--database",
+        default=None,
+        help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     cp = sub.add_parser("copy", help="copy every user, chat and game to another database")
     cp.add_argument("--from", dest="source", required=True, help="SQLite path or database URL")
     cp.add_argument("--to", dest="target", required=True, help="SQLite path or database URL")
@@ -343,6 +367,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(copy(source, target, resume=args.resume))
         database, where = _configured(args.database)
         _existing(database, where)
+        if args.command == "rebuild-stats":
+            try:
+                games = asyncio.run(rebuild_stats(database))
+            except DATABASE_ERRORS as exc:
+                raise _Unusable(f"Cannot rebuild in {database}: {_one_line(exc)}") from None
+            print(f"Rebuilt the statistics of {games} ended games in {database}.")
+            return 0
         try:
             records = asyncio.run(export(database, args.chat))
         except DATABASE_ERRORS as exc:

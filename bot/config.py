@@ -82,7 +82,8 @@ class BotConfig(DatabaseSettings):
         computer_delay_seconds: seconds between two computer moves shown in the chat, 0 to
             10 (0: all at once).
         log_level: Python logging level name (an unknown name means INFO).
-        daily_rounds: rounds of the daily deal set (``/daily``), 1 to 16 (default 8).
+        daily_rounds: rounds of the daily deal set (``/daily``): 8 (the default) or 16
+            (``rules.md`` §2.3).
         daily_preset: the daily's rules, a Klaverjassen preset (``rules.md`` §7; Klammern is
             not offered: its voided deals depend on the bidding, so no fixed deal set).
         daily_timezone: the IANA time zone whose midnight turns the day of the daily.
@@ -100,7 +101,7 @@ class BotConfig(DatabaseSettings):
     computer_workers: int = Field(default=2, ge=0, le=32)
     computer_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     log_level: str = "INFO"
-    daily_rounds: int = Field(default=8, ge=1, le=16)
+    daily_rounds: int = 8
     daily_preset: str = "amsterdam"
     daily_timezone: str = "Europe/Amsterdam"
     daily_secret: SecretStr | None = None
@@ -126,6 +127,13 @@ class BotConfig(DatabaseSettings):
     def _level(cls, value: str) -> str:
         if value not in LEVELS:
             raise ValueError("must be strong, basic or random")
+        return value
+
+    @field_validator("daily_rounds")
+    @classmethod
+    def _daily_rounds(cls, value: int) -> int:
+        if value not in (8, 16):
+            raise ValueError("must be 8 or 16 (rules.md §2.3)")
         return value
 
     @field_validator("daily_preset")

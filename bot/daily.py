@@ -47,7 +47,7 @@ class DailyConfig:
     """The operator's settings of the daily (``bot.config.BotConfig``).
 
     Attributes:
-        rounds: rounds of the deal set (1–16).
+        rounds: rounds of the deal set (8 or 16, ``rules.md`` §2.3).
         preset: a Klaverjassen preset (``rules.md`` §7).
         timezone: IANA zone whose midnight turns the day.
         level: the computers' level (``strong``: fixed node budget, no clock).

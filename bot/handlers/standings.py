@@ -75,6 +75,8 @@ async def _show_start(
     update: Update, context: Context, started: DailyStart, tr: Translator, user_id: int
 ) -> None:
     data = context.app_data
+    if started.stopped is not None:  # yesterday's leftover: its stop is shown first
+        await data.driver.submit(started.stopped)
     match started.kind:
         case DailyStartKind.STARTED:
             assert started.entry is not None and started.outcome is not None

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -126,6 +126,7 @@ class DailyStart:
         entry: the attempt started, or running.
         summary: today's ranked attempt and the board (``DONE``).
         stopped_day: the day of an older daily that was stopped to start this one.
+        stopped: that older daily's stop, for the table driver.
     """
 
     kind: DailyStartKind
@@ -133,7 +134,7 @@ class DailyStart:
     entry: DailyEntry | None = None
     summary: DailySummary | None = None
     stopped_day: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    stopped: Outcome | None = None
 
 
 class DailyOps(StatsOps, LobbyOps):
@@ -172,6 +173,7 @@ class DailyOps(StatsOps, LobbyOps):
         now, day = self.clock(), self.today()
         await self.repo.upsert_chat(user_id, "private", None, now=now)
         stopped_day: str | None = None
+        stopped: Outcome | None = None
         open_row = await self.repo.open_game_of_chat(user_id)
         if open_row is not None:
             table = await self._table(open_row)
@@ -183,13 +185,15 @@ class DailyOps(StatsOps, LobbyOps):
             async with self.lock(open_row.game_id):  # yesterday's leftover: stop it
                 fresh = await self.load(open_row.game_id)
                 if fresh is not None and fresh.is_open:
-                    await self._abandon(fresh, None)
+                    stopped = await self._abandon(fresh, None)
             stopped_day = table.settings.daily
         ranked = [e for e in await self.repo.daily_entries(user_id=user_id, day=day) if e.ranked]
         if ranked and not ranked[0].status.is_open and stopped_day is None:
             summary = await self.daily_summary(ranked[0])
             return DailyStart(DailyStartKind.DONE, entry=ranked[0], summary=summary)
-        return await self.deal_daily(user_id, name, stopped_day=stopped_day)
+        started = await self.deal_daily(user_id, name, stopped_day=stopped_day)
+        started.stopped = stopped
+        return started
 
     async def deal_daily(
         self, user_id: int, name: str, *, stopped_day: str | None = None
