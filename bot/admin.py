@@ -8,7 +8,9 @@ folder, then the default ``klaverjas.sqlite3``), as ``python -m bot`` would.
 One record per game: ``{"id", "chat_id", "status", "settings", "players", "rounds", "totals"}``
 with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
 finished rounds (``engine.record.round_export``); a game in progress also has
-``current_round``.
+``current_round``. A game of the daily deal (``/daily``, issue 11) also has ``"daily":
+"YYYY-MM-DD"``, its deal set's day: every attempt of that day has the same ``seed`` and so the
+same ``hands`` in every round.
 
 A Klammern game (``rules.md`` §9) also has ``variant: "klammern"``, ``voided`` (deals everybody
 passed, with the proposed card and the bids), ``small_points`` (standing now) and ``totals`` in
@@ -21,6 +23,11 @@ A database that does not exist (an SQLite file is not created), is not an SQLite
 cannot be opened (a PostgreSQL server that is down, a wrong password) ends with one line on
 stderr and exit code 2; a password is never printed. When the reader of the output goes away
 early (``... | head``) the export stops quietly with exit code 1.
+
+``rebuild-stats [--database URL_OR_PATH]``: recompute every statistic and rating from the stored
+finished and abandoned games, in the order they ended (:func:`bot.service.stats.rebuild`, the
+code that records each game as it ends), so the numbers equal the ones kept game by game
+(issue 11). One line on stdout. Stop the bot first.
 
 ``copy --from URL_OR_PATH --to URL_OR_PATH [--resume]``: every user, chat and game (seats,
 settings, seed, action log with its times, snapshot, status, timer, message ids, former
@@ -108,6 +115,8 @@ def export_game(game: Game) -> dict[str, Any]:
         "rounds": [],
         "totals": {"NS": 0, "EW": 0},
     }
+    if settings.daily is not None:
+        record["daily"] = settings.daily
     started = game.snapshot not in (None, "{}")
     if not started or not game.actions:
         if started and game.status is GameStatus.ACTIVE:
@@ -142,6 +151,19 @@ def _klammern(state: GameState) -> dict[str, Any]:
         "voided": full["voided"],
         "small_points": full["small_points"],
     }
+
+
+async def rebuild_stats(database: str | DatabaseUrl) -> int:
+    """``rebuild-stats``: clear and recompute the statistics; the number of games recorded."""
+    import time
+
+    from bot.service.stats import rebuild
+
+    repo = await open_repository(database)
+    try:
+        return await rebuild(repo, now=time.time())
+    finally:
+        await repo.close()
 
 
 async def export(database: str | DatabaseUrl, chat_id: int | None = None) -> list[dict[str, Any]]:
@@ -317,6 +339,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
     )
     exp.add_argument("--chat", type=int, default=None, help="only the games of this chat")
+    rb = sub.add_parser("rebuild-stats", help="recompute every statistic from the stored games")
+    rb.add_argument(
+        "--database",
+        default=None,
+        help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     cp = sub.add_parser("copy", help="copy every user, chat and game to another database")
     cp.add_argument("--from", dest="source", required=True, help="SQLite path or database URL")
     cp.add_argument("--to", dest="target", required=True, help="SQLite path or database URL")
@@ -339,6 +367,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return asyncio.run(copy(source, target, resume=args.resume))
         database, where = _configured(args.database)
         _existing(database, where)
+        if args.command == "rebuild-stats":
+            try:
+                games = asyncio.run(rebuild_stats(database))
+            except DATABASE_ERRORS as exc:
+                raise _Unusable(f"Cannot rebuild in {database}: {_one_line(exc)}") from None
+            print(f"Rebuilt the statistics of {games} ended games in {database}.")
+            return 0
         try:
             records = asyncio.run(export(database, args.chat))
         except DATABASE_ERRORS as exc:

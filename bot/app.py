@@ -31,6 +31,7 @@ from bot.budget import ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
+from bot.daily import DailyConfig
 from bot.driver import TableDriver
 from bot.handlers.buttons import on_button
 from bot.handlers.commands import (
@@ -44,6 +45,7 @@ from bot.handlers.commands import (
     on_migrate,
     on_new_members,
 )
+from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
 from bot.presenter import Presenter
@@ -134,6 +136,10 @@ def build_application(
             running=_not_stopping(app),
         )
         presenter = Presenter(service, outbox, app.bot.username)
+
+        async def after_end(game_id: int) -> None:
+            await daily_ended(app.bot_data["app"], game_id)
+
         driver = TableDriver(
             service,
             presenter,
@@ -143,13 +149,18 @@ def build_application(
             ),
             running=lambda: app.running,
             sleep=outbox.budget.sleep,
+            after_end=after_end,
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
         service.scheduler = _scheduler(app)
+        service.daily_config = _daily_config(config)
+        service.timezone = config.daily_timezone
+        service.spawn = spawn
         await runner.start()
         await _set_commands(app, config.default_language)
         for out in await service.resume():  # the computers have moved already
             await presenter.present(out)
+        await service.record_missing()  # games that ended just before a crash (issue 11)
 
     async def post_shutdown(app: KlaverjasApp) -> None:
         data = app.bot_data.get("app")
@@ -174,6 +185,9 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CommandHandler("language", cmd_language))
     app.add_handler(CommandHandler("help", cmd_help))
     app.add_handler(CommandHandler("rules", cmd_rules))
+    app.add_handler(CommandHandler("daily", cmd_daily))
+    app.add_handler(CommandHandler("top", cmd_top))
+    app.add_handler(CommandHandler("stats", cmd_stats))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, on_new_members))
@@ -190,6 +204,18 @@ async def on_error(update: object, context: Context) -> None:
             return
         with contextlib.suppress(Exception):
             await query.answer()
+
+
+def _daily_config(config: BotConfig) -> DailyConfig:
+    """The daily's settings (``DAILY_*``)."""
+    secret = config.daily_secret.get_secret_value() if config.daily_secret else None
+    return DailyConfig(
+        config.daily_rounds,
+        config.daily_preset,
+        config.daily_timezone,
+        config.daily_level,
+        secret,
+    )
 
 
 def _not_stopping(app: KlaverjasApp) -> Callable[[], bool]:

@@ -23,19 +23,24 @@ from engine.players import Player, RandomPlayer
 
 
 @cache
-def _player(level: str) -> Player:
-    """The player object for a level (one per worker process)."""
+def _player(level: str, deterministic: bool = False) -> Player:
+    """The player object for a level (one per worker process and kind)."""
     try:
         from engine import ai
     except ImportError:
         return RandomPlayer()
     factory = getattr(ai, "make_player", None)
-    return factory(level) if factory is not None else RandomPlayer()
+    if factory is None:
+        return RandomPlayer()
+    player: Player = factory(level, deterministic=True) if deterministic else factory(level)
+    return player
 
 
-def choose_notation(obs: Observation, level: str, seed: int) -> str:
-    """Pick an action for ``obs.seat``; runs in a worker. Returns the action in notation."""
-    action = _player(level).choose(obs, random.Random(seed))
+def choose_notation(obs: Observation, level: str, seed: int, deterministic: bool = False) -> str:
+    """Pick an action for ``obs.seat``; runs in a worker. Returns the action in notation.
+    ``deterministic``: without any wall-clock budget (:func:`engine.ai.make_player`), so the
+    answer depends on ``(obs, level, seed)`` only."""
+    action = _player(level, deterministic).choose(obs, random.Random(seed))
     return action.notation()
 
 
@@ -96,8 +101,18 @@ class ComputerPlayers:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._pool(), _warm_up, self.level)
 
-    async def choose(self, obs: Observation, seed: int) -> Action:
-        """The computer's action for ``obs.seat`` (one of ``obs.legal``).
+    async def choose(
+        self,
+        obs: Observation,
+        seed: int,
+        *,
+        level: str | None = None,
+        deterministic: bool = False,
+    ) -> Action:
+        """The computer's action for ``obs.seat`` (one of ``obs.legal``), by the pool's level
+        or ``level``; ``deterministic``: decided by a fixed search budget with no clock (the
+        daily deal: the same observation and seed give the same action on any machine under
+        any load). The level and the flag travel to the worker with the observation.
 
         Decisions wait in the pool's queue first come, first served; a game asks for one
         decision at a time (:class:`bot.driver.TableDriver`), so the queue is fair between
@@ -110,10 +125,11 @@ class ComputerPlayers:
                 bot is stopping); the game stays as saved.
         """
         loop = asyncio.get_running_loop()
+        args = (obs, level or self.level, seed, deterministic)
         for attempt in range(ATTEMPTS):
             executor = self._pool()
             try:
-                text = await loop.run_in_executor(executor, choose_notation, obs, self.level, seed)
+                text = await loop.run_in_executor(executor, choose_notation, *args)
                 break
             except BrokenExecutor:
                 if self._closed or attempt == ATTEMPTS - 1:

@@ -12,11 +12,17 @@ own, for ``python -m bot.admin``.
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.i18n import LANGUAGES
+from engine.settings import KLAVERJAS_PRESETS
 from storage import Backend, DatabaseUrl, parse_database_url
+
+LEVELS = ("strong", "basic", "random")
+"""The computer levels (:func:`engine.ai.make_player`)."""
 
 
 class DatabaseSettings(BaseSettings):
@@ -76,6 +82,15 @@ class BotConfig(DatabaseSettings):
         computer_delay_seconds: seconds between two computer moves shown in the chat, 0 to
             10 (0: all at once).
         log_level: Python logging level name (an unknown name means INFO).
+        daily_rounds: rounds of the daily deal set (``/daily``): 8 (the default) or 16
+            (``rules.md`` §2.3).
+        daily_preset: the daily's rules, a Klaverjassen preset (``rules.md`` §7; Klammern is
+            not offered: its voided deals depend on the bidding, so no fixed deal set).
+        daily_timezone: the IANA time zone whose midnight turns the day of the daily.
+        daily_secret: mixed into the daily's deal seeds so nobody can compute a date's hands
+            in advance; None: one is drawn once and kept in the database.
+        daily_level: strength of the daily's three computers and of its par (``strong``:
+            with a fixed node budget and no clock, the same move on every machine).
     """
 
     telegram_bot_token: SecretStr
@@ -86,6 +101,11 @@ class BotConfig(DatabaseSettings):
     computer_workers: int = Field(default=2, ge=0, le=32)
     computer_delay_seconds: float = Field(default=1.0, ge=0, le=10)
     log_level: str = "INFO"
+    daily_rounds: int = 8
+    daily_preset: str = "amsterdam"
+    daily_timezone: str = "Europe/Amsterdam"
+    daily_secret: SecretStr | None = None
+    daily_level: str = "strong"
 
     @field_validator("telegram_bot_token")
     @classmethod
@@ -102,12 +122,44 @@ class BotConfig(DatabaseSettings):
             raise ValueError(f"must be one of {', '.join(LANGUAGES)}")
         return value
 
-    @field_validator("computer_level")
+    @field_validator("computer_level", "daily_level")
     @classmethod
     def _level(cls, value: str) -> str:
-        if value not in ("strong", "basic", "random"):
+        if value not in LEVELS:
             raise ValueError("must be strong, basic or random")
         return value
+
+    @field_validator("daily_rounds")
+    @classmethod
+    def _daily_rounds(cls, value: int) -> int:
+        if value not in (8, 16):
+            raise ValueError("must be 8 or 16 (rules.md §2.3)")
+        return value
+
+    @field_validator("daily_preset")
+    @classmethod
+    def _daily_preset(cls, value: str) -> str:
+        value = value.strip().lower()
+        if value not in KLAVERJAS_PRESETS:
+            raise ValueError(f"must be one of {', '.join(KLAVERJAS_PRESETS)}")
+        return value
+
+    @field_validator("daily_timezone")
+    @classmethod
+    def _timezone(cls, value: str) -> str:
+        value = value.strip()
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError("must be an IANA time zone such as Europe/Amsterdam or UTC") from None
+        return value
+
+    @field_validator("daily_secret")
+    @classmethod
+    def _secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(value.get_secret_value().strip())
 
     @field_validator("telegram_api_base_url")
     @classmethod

@@ -38,6 +38,8 @@ class TableDriver:
         running: whether the bot still runs; the computers stop between two moves once it
             is False (shutdown), and ``resume`` continues after the restart.
         sleep: waits the given seconds.
+        after_end: called with the game id once a game's end was presented (the daily's
+            result, issue 11); never raises.
     """
 
     def __init__(
@@ -49,6 +51,7 @@ class TableDriver:
         computer_delay: float = 1.0,
         running: Callable[[], bool] = lambda: True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        after_end: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.service = service
         self.presenter = presenter
@@ -56,6 +59,7 @@ class TableDriver:
         self._spawn = spawn
         self._running = running
         self._sleep = sleep
+        self._after_end = after_end
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
 
@@ -63,9 +67,15 @@ class TableDriver:
         """Show ``out`` now; when it moved a game on, let the computers of that game move
         next (in the background). Never raises for Telegram failures."""
         await self.presenter.present(out)
+        await self._ended(out)
         moved = out.changed or out.started or out.resync
         if out.game_id is not None and out.ok and moved and not out.ended:
             self.wake(out.game_id)
+
+    async def _ended(self, out: Outcome) -> None:
+        """After a game's end was shown: the ``after_end`` hook."""
+        if out.ended and out.ok and out.game_id is not None and self._after_end is not None:
+            await self._after_end(out.game_id)
 
     def wake(self, game_id: int) -> None:
         """Let the computers of ``game_id`` move if it is their turn (no-op while they
@@ -94,6 +104,7 @@ class TableDriver:
                 more = await self.service.run_computers(game_id, limit=1 if paced else None)
                 if more.changed:
                     await self.presenter.present(more)
+                    await self._ended(more)
                 if (not more.changed or more.ended) and game_id not in self._again:
                     return
         except BrokenExecutor:

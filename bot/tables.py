@@ -30,14 +30,20 @@ class TableSettings:
     Attributes:
         rules: the engine settings (preset + overrides, ``rules.md`` §7).
         turn_timeout: seconds a human has to act; 0 for no limit.
+        daily: the day (``YYYY-MM-DD``) of the daily deal this game plays (:mod:`bot.daily`),
+            None for any other game.
     """
 
     rules: Settings
     turn_timeout: int
+    daily: str | None = None
 
     def to_json(self) -> str:
-        """JSON text for storage."""
-        return json.dumps({"rules": self.rules.to_dict(), "turn_timeout": self.turn_timeout})
+        """JSON text for storage (``daily`` only when set: other games' JSON is as before)."""
+        data: dict[str, Any] = {"rules": self.rules.to_dict(), "turn_timeout": self.turn_timeout}
+        if self.daily is not None:
+            data["daily"] = self.daily
+        return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> TableSettings:
@@ -52,7 +58,10 @@ class TableSettings:
         timeout = data.get("turn_timeout", 60)
         if isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 0:
             raise ValueError("bad turn_timeout")
-        return cls(Settings.from_dict(data.get("rules") or {}), timeout)
+        daily = data.get("daily")
+        if daily is not None and not isinstance(daily, str):
+            raise ValueError("bad daily")
+        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily)
 
     def export(self) -> dict[str, Any]:
         """The flat settings object of the admin export."""

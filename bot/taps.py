@@ -14,7 +14,10 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``stop:yes``...
 
 Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g.u.de``: the
-user). Deep links (``t.me/<bot>?start=<payload>``) are :class:`DeepLink`.
+user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
+(:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
+(:class:`TopPeriod`: ``t.month``, ``t.all``). Deep links (``t.me/<bot>?start=<payload>``) are
+:class:`DeepLink`.
 """
 
 from __future__ import annotations
@@ -153,6 +156,42 @@ class PickLanguage:
     language: str
 
 
+class DailyAction(StrEnum):
+    """A button of the daily's board (issue 11)."""
+
+    AGAIN = "again"
+    """Play today's deals again (unranked)."""
+    HIDE = "hide"
+    """Hide me on the boards."""
+    SHOW = "show"
+    """Show me on the boards again."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyTap:
+    """A tap on a daily board's button."""
+
+    action: DailyAction
+
+
+class Period(StrEnum):
+    """The period of a group's standings (``/top``)."""
+
+    MONTH = "month"
+    ALL = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class TopPeriod:
+    """Show the group's standings (``/top``) over ``period``."""
+
+    period: Period
+
+
+GlobalTap = PickLanguage | DailyTap | TopPeriod
+"""The taps that carry no game."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tap:
     """A decoded tap on a game button.
@@ -251,9 +290,10 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 _GAME = re.compile(r"^([lasv])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
+_GLOBAL = re.compile(r"^([dt])\.([a-z]{1,10})$")
 
 
-def encode(tap: Tap | PickLanguage) -> str:
+def encode(tap: Tap | GlobalTap) -> str:
     """The callback data of a tap.
 
     Raises:
@@ -265,13 +305,17 @@ def encode(tap: Tap | PickLanguage) -> str:
         if not _LANG.match(data):
             raise ValueError(f"cannot encode callback {data!r}")
         return data
+    if isinstance(tap, DailyTap):
+        return f"d.{tap.action.value}"
+    if isinstance(tap, TopPeriod):
+        return f"t.{tap.period.value}"
     data = f"{scope(tap.payload)}{tap.game_id}.{tap.version}.{token(tap.payload)}"
     if not _GAME.match(data) or len(data) > MAX_BYTES:
         raise ValueError(f"cannot encode callback {data!r}")
     return data
 
 
-def decode(data: str | None) -> Tap | PickLanguage:
+def decode(data: str | None) -> Tap | GlobalTap:
     """Parse callback data; the inverse of :func:`encode`.
 
     Raises:
@@ -285,6 +329,12 @@ def decode(data: str | None) -> Tap | PickLanguage:
     m = _LANG.match(data)
     if m:
         return PickLanguage(Target(m[1]), m[2])
+    m = _GLOBAL.match(data)
+    if m:
+        try:
+            return DailyTap(DailyAction(m[2])) if m[1] == "d" else TopPeriod(Period(m[2]))
+        except ValueError:
+            raise MalformedCallback(data) from None
     raise MalformedCallback(data)
 
 

@@ -7,9 +7,11 @@ message ids and action logs arrive as they are and the bot continues on the targ
 stopped on the source. Stop the bot while copying: a game that changes during the copy shows up
 as a difference when the two are compared.
 
-Every table is carried: users, chats, games, game_seats, game_actions (a new table, e.g. the
-standings, must be added here, to :class:`storage.rows.RowCounts` and to both backends'
-imports; ``tests/storage/test_copy.py`` fails until it is).
+Every table is carried: users, chats, games, game_seats, game_actions, then the standings'
+tables of migration 4 (:data:`storage.stats_rows.EXTRA_TABLES`: the daily's attempts and pars,
+board choices, the bot's values, the statistics and ratings) in one transaction after the
+games, verbatim (a new table must be added here, to :class:`storage.rows.RowCounts` and to
+both backends' imports; ``tests/storage/test_copy.py`` fails until it is).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import fields
 from storage.errors import StorageError
 from storage.repository import Repository
 from storage.rows import Game, GameHistory, RowCounts
+from storage.stats_rows import EXTRA_TABLES
 
 PAGE = 200
 """Games per page (per import transaction)."""
@@ -86,6 +89,7 @@ async def copy_database(
             histories = [h for h in histories if h.game.game_id not in there]
         await target.import_games(histories)
         after = last
+    await target.import_standings(await source.standings_rows())
     return counts
 
 
@@ -127,8 +131,8 @@ def game_differences(a: Game, b: Game) -> list[str]:
 
 
 async def row_differences(a: Repository, b: Repository) -> list[str]:
-    """How ``a`` and ``b`` differ in their row counts, users and chats, one line each
-    (empty: the same). Games: :func:`paired_histories`."""
+    """How ``a`` and ``b`` differ in their row counts, users, chats and the standings'
+    tables, one line each (empty: the same). Games: :func:`paired_histories`."""
     out: list[str] = []
     counts_a, counts_b = await a.row_counts(), await b.row_counts()
     for f in fields(RowCounts):
@@ -146,4 +150,8 @@ async def row_differences(a: Repository, b: Repository) -> list[str]:
         for key in sorted(by_id_a.keys() | by_id_b.keys()):
             if by_id_a.get(key) != by_id_b.get(key):
                 out.append(f"{kind} {key} differs")
+    extra_a, extra_b = await a.standings_rows(), await b.standings_rows()
+    for table in EXTRA_TABLES:
+        if extra_a.get(table) != extra_b.get(table):
+            out.append(f"{table} rows differ")
     return out

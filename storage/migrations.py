@@ -157,7 +157,95 @@ _SEAT_TIMEOUTS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS)
+_STANDINGS = Migration(
+    4,
+    "standings, statistics and the daily deal",
+    (
+        # Values the bot derives once and keeps (the daily secret when none is set).
+        """
+        CREATE TABLE bot_state (
+            key         TEXT PRIMARY KEY,
+            value       TEXT NOT NULL,
+            updated_at  REAL NOT NULL
+        )
+        """,
+        # A person's choices about the boards (hidden from the daily's boards).
+        """
+        CREATE TABLE player_prefs (
+            user_id       INTEGER PRIMARY KEY,
+            board_hidden  INTEGER NOT NULL DEFAULT 0 CHECK (board_hidden IN (0, 1)),
+            updated_at    REAL    NOT NULL
+        )
+        """,
+        # Every attempt at a day's daily deal; one ranked attempt per person and day.
+        """
+        CREATE TABLE daily_games (
+            game_id      INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+            day          TEXT    NOT NULL,               -- YYYY-MM-DD, the daily's zone
+            user_id      INTEGER NOT NULL,
+            ranked       INTEGER NOT NULL CHECK (ranked IN (0, 1)),
+            day_ends_at  REAL    NOT NULL,
+            created_at   REAL    NOT NULL
+        )
+        """,
+        "CREATE UNIQUE INDEX daily_games_one_ranked ON daily_games (day, user_id) WHERE ranked",
+        "CREATE INDEX daily_games_by_user ON daily_games (user_id, day)",
+        """
+        CREATE TABLE daily_pars (
+            day          TEXT    PRIMARY KEY,
+            seed         INTEGER NOT NULL,
+            settings     TEXT    NOT NULL,               -- JSON
+            pars         TEXT    NOT NULL,               -- JSON list, one per round
+            computed_at  REAL    NOT NULL
+        )
+        """,
+        # Derived (rebuilt by python -m bot.admin rebuild-stats): one row per ended game,
+        # written once (the idempotency key), with one row per person who sat in it.
+        """
+        CREATE TABLE stats_games (
+            game_id      INTEGER PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+            status       TEXT    NOT NULL CHECK (status IN ('finished', 'abandoned')),
+            ended_at     REAL    NOT NULL,
+            recorded_at  REAL    NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE player_results (
+            game_id         INTEGER NOT NULL
+                            REFERENCES stats_games (game_id) ON DELETE CASCADE,
+            user_id         INTEGER NOT NULL,
+            seat            INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            result          TEXT    NOT NULL CHECK (result IN ('win', 'draw', 'loss', 'none')),
+            rounds          INTEGER NOT NULL,
+            rounds_playing  INTEGER NOT NULL,
+            made            INTEGER NOT NULL,
+            nat             INTEGER NOT NULL,
+            pits            INTEGER NOT NULL,
+            roem            INTEGER NOT NULL,
+            points          INTEGER NOT NULL,
+            against         INTEGER NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )
+        """,
+        "CREATE INDEX player_results_by_user ON player_results (user_id)",
+        # Ratings of group games, per person per group; they follow a group that becomes a
+        # supergroup (ON UPDATE CASCADE, and migrate_chat when both ids have rows).
+        """
+        CREATE TABLE ratings (
+            chat_id     INTEGER NOT NULL
+                        REFERENCES chats (chat_id) ON UPDATE CASCADE ON DELETE CASCADE,
+            user_id     INTEGER NOT NULL,
+            mu          REAL    NOT NULL,
+            sigma       REAL    NOT NULL,
+            games       INTEGER NOT NULL,
+            updated_at  REAL    NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS, _STANDINGS)
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 
 _BOOTSTRAP = """

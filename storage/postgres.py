@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import asyncpg
 
@@ -46,6 +46,8 @@ from storage.rows import (
     check_int64,
     check_json,
 )
+from storage.stats_rows import EXTRA_TABLES, DailyEntry
+from storage.stats_sql import StatsDb, StatsStore, add_daily, numbered
 from storage.urls import redact
 
 _OPEN = sorted(s.value for s in OPEN_STATUSES)
@@ -88,11 +90,28 @@ _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.Interfa
 """What asyncpg raises when a server cannot be reached or refuses us."""
 
 
-class PostgresRepository:
+class _PostgresStatsDb:
+    """:class:`~storage.stats_sql.StatsDb` over a pooled connection (``?`` numbered)."""
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+
+    async def rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query, as tuples."""
+        return [tuple(r) for r in await self._conn.fetch(numbered(sql), *params)]
+
+    async def run(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Run a statement; rows changed (from the command tag, ``INSERT 0 1``)."""
+        tag = await self._conn.execute(numbered(sql), *params)
+        last = tag.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+
+class PostgresRepository(StatsStore):
     """:class:`~storage.repository.Repository` on a PostgreSQL database (asyncpg pool).
 
     Create with :meth:`open`; close with :meth:`close` or ``async with``. All methods are
-    documented on the protocol.
+    documented on the protocol (the standings' in :mod:`storage.stats_sql`).
     """
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record], version: int) -> None:
@@ -183,6 +202,13 @@ class PostgresRepository:
         block raises)."""
         async with self._conn() as conn, conn.transaction():
             yield conn
+
+    @asynccontextmanager
+    async def _stats(self, *, write: bool) -> AsyncIterator[StatsDb]:
+        """A transaction for :class:`~storage.stats_sql.StatsStore` (reads too: several
+        statements see one snapshot only in REPEATABLE READ, which they do not need)."""
+        async with self._tx() as conn:
+            yield _PostgresStatsDb(conn)
 
     # -- users --------------------------------------------------------------------------------
 
@@ -312,6 +338,27 @@ class PostgresRepository:
                 language=language,
                 thread_id=thread_id,
             )
+
+    async def create_daily_game(
+        self,
+        user_id: int,
+        settings: str,
+        seed: int,
+        *,
+        day: str,
+        day_ends_at: float,
+        now: float,
+        seats: Sequence[Occupant],
+    ) -> tuple[Game, DailyEntry]:
+        """See :meth:`Repository.create_daily_game`."""
+        async with self._tx() as conn:
+            game = await games.create_game(
+                conn, user_id, user_id, settings, seed, now=now, seats=seats, language=None,
+                thread_id=None,
+            )  # fmt: skip
+            db = _PostgresStatsDb(conn)
+            entry = await add_daily(db, game.game_id, day, user_id, day_ends_at, now)
+        return game, entry
 
     async def set_seats(
         self,
@@ -495,7 +542,8 @@ class PostgresRepository:
                 "SELECT (SELECT COUNT(*) FROM users) AS users, "
                 "(SELECT COUNT(*) FROM chats) AS chats, (SELECT COUNT(*) FROM games) AS games, "
                 "(SELECT COUNT(*) FROM game_seats) AS seats, "
-                "(SELECT COUNT(*) FROM game_actions) AS actions"
+                "(SELECT COUNT(*) FROM game_actions) AS actions, "
+                + ", ".join(f"(SELECT COUNT(*) FROM {t}) AS {t}" for t in EXTRA_TABLES)
             )
         assert row is not None
         return RowCounts(**{key: int(value) for key, value in row.items()})

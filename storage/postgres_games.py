@@ -420,6 +420,14 @@ async def migrate_chat(
         await conn.execute(
             "UPDATE games SET chat_id = $1 WHERE chat_id = $2", new_chat_id, old_chat_id
         )
+        # Ratings follow (a person rated in both keeps the new chat's rating).
+        await conn.execute(
+            "UPDATE ratings SET chat_id = $1 WHERE chat_id = $2 AND user_id NOT IN "
+            "(SELECT user_id FROM ratings WHERE chat_id = $1)",
+            new_chat_id,
+            old_chat_id,
+        )
+        await conn.execute("DELETE FROM ratings WHERE chat_id = $1", old_chat_id)
         await conn.execute(
             "UPDATE chats SET language = COALESCE(language, $1), "
             "table_defaults = COALESCE(table_defaults, $2), updated_at = $3 WHERE chat_id = $4",

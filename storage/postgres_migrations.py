@@ -136,7 +136,88 @@ _SEAT_TIMEOUTS = Migration(
     ),
 )
 
-PG_MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS)
+_STANDINGS = Migration(
+    4,
+    "standings, statistics and the daily deal",
+    (
+        """
+        CREATE TABLE bot_state (
+            key         TEXT PRIMARY KEY,
+            value       TEXT NOT NULL,
+            updated_at  DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE player_prefs (
+            user_id       BIGINT  PRIMARY KEY,
+            board_hidden  BOOLEAN NOT NULL DEFAULT FALSE,
+            updated_at    DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE daily_games (
+            game_id      BIGINT  PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+            day          TEXT    NOT NULL,
+            user_id      BIGINT  NOT NULL,
+            ranked       BOOLEAN NOT NULL,
+            day_ends_at  DOUBLE PRECISION NOT NULL,
+            created_at   DOUBLE PRECISION NOT NULL
+        )
+        """,
+        "CREATE UNIQUE INDEX daily_games_one_ranked ON daily_games (day, user_id) WHERE ranked",
+        "CREATE INDEX daily_games_by_user ON daily_games (user_id, day)",
+        """
+        CREATE TABLE daily_pars (
+            day          TEXT    PRIMARY KEY,
+            seed         BIGINT  NOT NULL,
+            settings     TEXT    NOT NULL,
+            pars         TEXT    NOT NULL,
+            computed_at  DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE stats_games (
+            game_id      BIGINT PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+            status       TEXT   NOT NULL CHECK (status IN ('finished', 'abandoned')),
+            ended_at     DOUBLE PRECISION NOT NULL,
+            recorded_at  DOUBLE PRECISION NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE player_results (
+            game_id         BIGINT  NOT NULL
+                            REFERENCES stats_games (game_id) ON DELETE CASCADE,
+            user_id         BIGINT  NOT NULL,
+            seat            INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+            result          TEXT    NOT NULL CHECK (result IN ('win', 'draw', 'loss', 'none')),
+            rounds          INTEGER NOT NULL,
+            rounds_playing  INTEGER NOT NULL,
+            made            INTEGER NOT NULL,
+            nat             INTEGER NOT NULL,
+            pits            INTEGER NOT NULL,
+            roem            INTEGER NOT NULL,
+            points          INTEGER NOT NULL,
+            against         INTEGER NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        )
+        """,
+        "CREATE INDEX player_results_by_user ON player_results (user_id)",
+        """
+        CREATE TABLE ratings (
+            chat_id     BIGINT  NOT NULL
+                        REFERENCES chats (chat_id) ON UPDATE CASCADE ON DELETE CASCADE,
+            user_id     BIGINT  NOT NULL,
+            mu          DOUBLE PRECISION NOT NULL,
+            sigma       DOUBLE PRECISION NOT NULL,
+            games       INTEGER NOT NULL,
+            updated_at  DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )
+        """,
+    ),
+)
+
+PG_MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS, _STANDINGS)
 """Every PostgreSQL migration, in order: same numbers and names as ``MIGRATIONS``."""
 
 MIGRATION_LOCK = 0x6B6C_6A73_6368_6D61  # "kljschma"

@@ -44,6 +44,15 @@ from storage.rows import (
     TurnTimer,
     User,
 )
+from storage.stats_rows import (
+    DailyEntry,
+    DailyPar,
+    DailyResult,
+    GameRecord,
+    PlayerResult,
+    Rating,
+    TableRows,
+)
 
 
 class Repository(Protocol):
@@ -284,3 +293,93 @@ class Repository(Protocol):
         :func:`storage.rows.check_history`, or one id twice), ``AlreadyExists`` (the id is
         taken), ``NotFound`` (its chat, creator, a seated or former user has no row: import
         users and chats first), ``OpenGameExists`` (a second open game for a chat)."""
+
+    # -- standings, statistics and the daily deal (migration 4, issue 11) --------------------
+
+    async def bot_value(self, key: str, default: str, *, now: float) -> str:
+        """The bot's stored value of ``key``; when there is none, ``default`` is stored and
+        returned (the first writer wins, so every process gets the same value)."""
+
+    async def create_daily_game(
+        self,
+        user_id: int,
+        settings: str,
+        seed: int,
+        *,
+        day: str,
+        day_ends_at: float,
+        now: float,
+        seats: Sequence[Occupant],
+    ) -> tuple[Game, DailyEntry]:
+        """In one transaction: :meth:`create_game` in the user's private chat (``chat_id`` =
+        ``user_id``, which must have a chat row; ``user_id`` is the creator) and its
+        :class:`~storage.stats_rows.DailyEntry` for ``day``, ranked when the user has no
+        ranked attempt of ``day`` yet. Raises as :meth:`create_game` (``OpenGameExists``:
+        the private chat has a game open)."""
+
+    async def daily_entry(self, game_id: int) -> DailyEntry | None:
+        """The daily attempt played in ``game_id``, or ``None`` (not a daily)."""
+
+    async def daily_entries(
+        self, *, user_id: int | None = None, day: str | None = None
+    ) -> list[DailyEntry]:
+        """Daily attempts of ``user_id`` and/or of ``day`` (both ``None``: all), in
+        ``game_id`` order."""
+
+    async def daily_results(self, day: str) -> list[DailyResult]:
+        """The lines of ``day``'s board: every ranked attempt of ``day`` whose game finished
+        (not abandoned) before the day ended and was recorded (:meth:`record_game`), in
+        ``game_id`` order."""
+
+    async def get_daily_par(self, day: str) -> DailyPar | None:
+        """The stored par of ``day``, or ``None``."""
+
+    async def save_daily_par(self, par: DailyPar) -> DailyPar:
+        """Store ``par`` unless ``par.day`` has one already; return the stored one. Raises
+        ``ValueError`` for settings that are not JSON."""
+
+    async def set_board_hidden(self, user_id: int, hidden: bool, *, now: float) -> None:
+        """Hide the user from the daily's boards (or show them again)."""
+
+    async def hidden_users(self, user_ids: Iterable[int]) -> set[int]:
+        """The users among ``user_ids`` who hid themselves from the boards."""
+
+    async def record_game(
+        self, record: GameRecord, ratings: Mapping[int, Rating], *, now: float
+    ) -> bool:
+        """Add an ended game to the statistics, once: in one transaction, unless the game is
+        recorded already (then nothing is written and the answer is ``False``), store the
+        record (stamped ``now``), its results and ``ratings`` (the new rating of each user in
+        the record's chat). Raises ``NotFound`` (no such game, or a rating for a chat without
+        a row)."""
+
+    async def unrecorded_games(self) -> list[int]:
+        """Finished and abandoned games not recorded yet (:meth:`record_game`), in the order
+        they ended (the game's last state write, then ``game_id``)."""
+
+    async def player_results(
+        self,
+        *,
+        user_id: int | None = None,
+        chat_id: int | None = None,
+        since: float | None = None,
+    ) -> list[PlayerResult]:
+        """Recorded results, of ``user_id``, in games of ``chat_id`` (as the games now say:
+        a migrated group's results follow it), ended at or after ``since``; in the order the
+        games ended (then ``game_id``, then seat)."""
+
+    async def ratings(self, chat_id: int) -> dict[int, Rating]:
+        """The ratings of the group ``chat_id``, by user id."""
+
+    async def clear_stats(self) -> None:
+        """Delete every derived row (records, results, ratings): the start of a rebuild.
+        Primary data (daily attempts and pars, board choices, the bot's values) stays."""
+
+    async def standings_rows(self) -> TableRows:
+        """Every row of the tables of migration 4 (:data:`storage.stats_rows.EXTRA_TABLES`),
+        each table in primary-key order, values typed (a copy between databases)."""
+
+    async def import_standings(self, rows: TableRows) -> None:
+        """Write ``rows`` (as :meth:`standings_rows` gives them) as they are, in one
+        transaction, overwriting rows with the same key. Import users, chats and games
+        first. Raises ``ValueError`` for an unknown table or a row of the wrong length."""

@@ -12,7 +12,7 @@ Conventions shared by every row:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 SEAT_COUNT = 4
@@ -311,6 +311,9 @@ class RowCounts:
         users, chats, games: rows of those tables.
         seats: seat rows (four per game).
         actions: action-log entries of all games together.
+        bot_state, player_prefs, daily_games, daily_pars, stats_games, player_results,
+            ratings: rows of the standings' tables (migration 4, in the order of
+            :data:`storage.stats_rows.EXTRA_TABLES`).
     """
 
     users: int
@@ -318,11 +321,18 @@ class RowCounts:
     games: int
     seats: int
     actions: int
+    bot_state: int = 0
+    player_prefs: int = 0
+    daily_games: int = 0
+    daily_pars: int = 0
+    stats_games: int = 0
+    player_results: int = 0
+    ratings: int = 0
 
     @property
     def is_empty(self) -> bool:
         """No row in any table."""
-        return not (self.users or self.chats or self.games or self.seats or self.actions)
+        return not any(getattr(self, f.name) for f in fields(self))
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Collection, Iterable, Mappi
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import aiosqlite
 
@@ -50,6 +50,8 @@ from storage.sqlite_rows import (
     placeholders,
     user_from,
 )
+from storage.stats_rows import DailyEntry
+from storage.stats_sql import StatsDb, StatsStore, add_daily
 
 MIN_SQLITE = (3, 35, 0)
 """``RETURNING`` needs SQLite 3.35."""
@@ -59,11 +61,26 @@ ROW_CACHE = 10_000
 """Users and chats whose rows the repository keeps in memory (the most recently used)."""
 
 
-class SqliteRepository:
+class _SqliteStatsDb:
+    """:class:`~storage.stats_sql.StatsDb` over an open SQLite transaction."""
+
+    def __init__(self, tx: Tx) -> None:
+        self._tx = tx
+
+    async def rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query, as tuples."""
+        return [tuple(r) for r in await self._tx.all(sql, params)]
+
+    async def run(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Run a statement; rows changed."""
+        return await self._tx.run(sql, params)
+
+
+class SqliteRepository(StatsStore):
     """:class:`~storage.repository.Repository` on one SQLite database file (or ``":memory:"``).
 
     Create with :meth:`open`; close with :meth:`close` or ``async with``. All methods are
-    documented on the protocol.
+    documented on the protocol (the standings' in :mod:`storage.stats_sql`).
     """
 
     def __init__(self, conn: aiosqlite.Connection, version: int) -> None:
@@ -182,6 +199,12 @@ class SqliteRepository:
 
     def _write(self) -> AbstractAsyncContextManager[Tx]:
         return self._transaction("BEGIN IMMEDIATE")
+
+    @asynccontextmanager
+    async def _stats(self, *, write: bool) -> AsyncIterator[StatsDb]:
+        """A transaction for :class:`~storage.stats_sql.StatsStore`."""
+        async with self._write() if write else self._read() as tx:
+            yield _SqliteStatsDb(tx)
 
     @asynccontextmanager
     async def _write_game(self, game_id: int) -> AsyncIterator[Tx]:
@@ -383,6 +406,27 @@ class SqliteRepository:
                 language=language,
                 thread_id=thread_id,
             )
+
+    async def create_daily_game(
+        self,
+        user_id: int,
+        settings: str,
+        seed: int,
+        *,
+        day: str,
+        day_ends_at: float,
+        now: float,
+        seats: Sequence[Occupant],
+    ) -> tuple[Game, DailyEntry]:
+        """See :meth:`Repository.create_daily_game`."""
+        async with self._write() as tx:
+            game = await games.create_game(
+                tx, user_id, user_id, settings, seed, now=now, seats=seats, language=None,
+                thread_id=None,
+            )  # fmt: skip
+            db = _SqliteStatsDb(tx)
+            entry = await add_daily(db, game.game_id, day, user_id, day_ends_at, now)
+        return game, entry
 
     async def set_seats(
         self,

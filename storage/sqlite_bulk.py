@@ -19,6 +19,7 @@ from storage.imports import (
 )
 from storage.rows import OPEN_STATUSES, Chat, GameHistory, RowCounts, User
 from storage.sqlite_rows import Tx, load_games, placeholders
+from storage.stats_rows import EXTRA_TABLES
 
 _OPEN = tuple(sorted(s.value for s in OPEN_STATUSES))
 
@@ -28,7 +29,8 @@ async def row_counts(tx: Tx) -> RowCounts:
     row = await tx.one(
         "SELECT (SELECT COUNT(*) FROM users), (SELECT COUNT(*) FROM chats), "
         "(SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM game_seats), "
-        "(SELECT COUNT(*) FROM game_actions)"
+        "(SELECT COUNT(*) FROM game_actions), "
+        + ", ".join(f"(SELECT COUNT(*) FROM {table})" for table in EXTRA_TABLES)
     )
     assert row is not None
     return RowCounts(*(int(v) for v in row))

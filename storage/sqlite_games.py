@@ -374,6 +374,13 @@ async def migrate_chat(tx: Tx, old_chat_id: int, new_chat_id: int, *, now: float
         )
     else:
         await tx.run("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id))
+        # Ratings follow (a person rated in both keeps the new chat's rating).
+        await tx.run(
+            "UPDATE ratings SET chat_id = ? WHERE chat_id = ? AND user_id NOT IN "
+            "(SELECT user_id FROM ratings WHERE chat_id = ?)",
+            (new_chat_id, old_chat_id, new_chat_id),
+        )
+        await tx.run("DELETE FROM ratings WHERE chat_id = ?", (old_chat_id,))
         await tx.run(
             "UPDATE chats SET language = COALESCE(language, ?), "
             "table_defaults = COALESCE(table_defaults, ?), updated_at = ? WHERE chat_id = ?",

@@ -14,6 +14,7 @@ from telegram.error import TelegramError
 
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
+from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outbox import Content
 from bot.outcome import Outcome, Refusal, refused
@@ -24,6 +25,7 @@ from bot.taps import (
     Cancel,
     ComputerSeat,
     ConfirmStop,
+    DailyTap,
     Handover,
     HandoverStep,
     Leave,
@@ -37,6 +39,7 @@ from bot.taps import (
     Start,
     Tap,
     Target,
+    TopPeriod,
     decode,
 )
 
@@ -57,6 +60,9 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(tap, PickLanguage):
         await _language(update, context, tap, tr)
+        return
+    if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons (issue 11)
+        await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
     if isinstance(payload, ConfirmStop):

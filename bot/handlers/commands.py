@@ -1,5 +1,7 @@
 """Commands: /klaverjas, /start, /score, /stop, /language, /help, /rules; the greeting when the
 bot is added to a group; and the service message of a group that became a supergroup.
+(``/daily``, ``/top``, ``/stats``: :mod:`bot.handlers.standings`; ``/start daily`` starts the
+daily.)
 
 Every reply goes through the outbox (:func:`~bot.handlers.common.reply`): a handler never
 waits for a chat's message budget, so one busy group cannot hold up anybody else (issue 10).
@@ -13,11 +15,13 @@ from telegram.constants import ChatType
 
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user, reply, sender, thread_of
+from bot.handlers.standings import start_daily
 from bot.i18n import Translator
 from bot.outcome import Refusal
 from bot.render import messages
 from bot.render.reasons import refusal_text
 from bot.render.rules_text import rules_text
+from bot.render.standings import DAILY_LINK
 from bot.taps import Target, decode_deep_link
 from engine.settings import PRESETS, Settings
 from storage import GameStatus
@@ -76,6 +80,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     data = context.app_data
     if chat.type != ChatType.PRIVATE:
         reply(update, context, messages.group_start(tr))
+        return
+    if context.args and context.args[0] == DAILY_LINK:  # the group's /daily button
+        await start_daily(update, context, who, tr)
         return
     link = decode_deep_link(context.args[0] if context.args else None)
     if link is not None and link.kind == "j":

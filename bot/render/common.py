@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.i18n import Translator
-from bot.taps import Payload, PickLanguage
+from bot.taps import GlobalTap, Payload
 from engine.cards import Seat, Team
 
 T = TypeVar("T")
@@ -34,7 +34,7 @@ class Button:
     """
 
     label: str
-    action: Payload | PickLanguage | None = None
+    action: Payload | GlobalTap | None = None
     url: str | None = None
 
 

@@ -33,7 +33,17 @@ from bot.taps import ConfirmStop, Handover, HandoverStep, PickLanguage, Reclaim,
 from engine.cards import Card, Seat, Team
 from engine.settings import Settings
 
-COMMANDS: tuple[str, ...] = ("klaverjas", "score", "stop", "language", "rules", "help")
+COMMANDS: tuple[str, ...] = (
+    "klaverjas",
+    "daily",
+    "score",
+    "top",
+    "stats",
+    "stop",
+    "language",
+    "rules",
+    "help",
+)
 """The bot's commands, in menu order."""
 
 
@@ -42,7 +52,10 @@ def command_descriptions(tr: Translator) -> tuple[tuple[str, str], ...]:
     (plain; each description ≤ 256 characters)."""
     return (
         ("klaverjas", tr.gettext("Open a table (in private: play with three computers)")),
+        ("daily", tr.gettext("Today's daily deal: the same deals for everybody")),
         ("score", tr.gettext("Show the score sheet")),
+        ("top", tr.gettext("The group's standings")),
+        ("stats", tr.gettext("Your statistics (in a group: reply to somebody for theirs)")),
         ("stop", tr.gettext("Stop the game")),
         ("language", tr.gettext("Choose the language")),
         ("rules", tr.gettext("The rules of this table")),

@@ -10,19 +10,23 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.play`: a human's move, the computers' moves;
 * :mod:`~bot.service.seats`: hand-over, take-back, stopping a table;
 * :mod:`~bot.service.lobby`: opening a table, the lobby, the start;
-* :mod:`~bot.service.timers`: turn timers, the restart.
+* :mod:`~bot.service.timers`: turn timers, the restart;
+* :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
+* :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11).
 """
 
 from __future__ import annotations
 
 from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_seats, snapshot
+from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
 from bot.service.lobby import IsAdmin, LobbyOps, next_setting
 from bot.service.people import PeopleOps
+from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
 from bot.service.view import TableView
 
 
-class GameService(PeopleOps, LobbyOps, TimerOps):
+class GameService(DailyOps, PeopleOps, TimerOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 
@@ -30,8 +34,15 @@ class GameService(PeopleOps, LobbyOps, TimerOps):
 __all__ = [
     "MAX_TIMEOUTS",
     "REMINDER_LEAD",
+    "Board",
+    "DailyStart",
+    "DailyStartKind",
+    "DailySummary",
     "GameService",
     "IsAdmin",
+    "LobbyOps",
+    "NamedLine",
+    "PersonStats",
     "ServiceCore",
     "TableView",
     "active_seats",

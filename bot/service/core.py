@@ -181,8 +181,20 @@ class ServiceCore:
         out.ended = out.ended or state.is_over
         if state.is_over:
             self._forget(table.game_id)
+            await self._ended(table.game_id)
         if timer is not None and self.scheduler is not None:
             self.scheduler(table.game_id, version, self._wake_at(timer, table.settings))
+
+    async def _ended(self, game_id: int) -> None:
+        """A game just finished or was abandoned (its last write is stored; lock held). The
+        statistics concern records it (:class:`~bot.service.stats.StatsOps`); never
+        raises."""
+
+    def computer_kind(self, table: Table) -> tuple[str | None, bool]:
+        """``(level, deterministic)`` of ``table``'s computer players: the pool's level and
+        its clocked budget (``(None, False)``); the daily's differ
+        (:class:`~bot.service.daily.DailyOps`)."""
+        return None, False
 
     def _timer_for(self, table: Table, state: GameState) -> TurnTimer | None:
         """The turn timer ``state`` needs at ``table`` (None: nobody human is awaited, or the

@@ -131,8 +131,17 @@ class PlayOps(ServiceCore):
             return Pass(Seat(takeover)) if takeover in waiting else None
         if table.kind(to_act) is not SeatKind.COMPUTER and to_act != takeover:
             return None
-        seed = (table.row.seed * 1_000_003 + len(state.log)) & (2**62 - 1)
-        return await self.computers.choose(observe(state, to_act), seed)
+        level, fixed = self.computer_kind(table)
+        return await self.computers.choose(
+            observe(state, to_act), computer_seed(table.row.seed, len(state.log)),
+            level=level, deterministic=fixed,
+        )  # fmt: skip
+
+
+def computer_seed(game_seed: int, actions: int) -> int:
+    """The seed of a computer decision after ``actions`` actions of the game with
+    ``game_seed`` (a daily's par game uses the same, so its computers decide alike)."""
+    return (game_seed * 1_000_003 + actions) & (2**62 - 1)
 
 
 def _not_your_turn(state: GameState, game_id: int) -> Outcome:

@@ -156,6 +156,7 @@ class SeatOps(PlayOps):
             now=self.clock(),
         )
         self._forget(table.game_id)
+        await self._ended(table.game_id)
         return Outcome(
             game_id=table.game_id,
             stopped=True,

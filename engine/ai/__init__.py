@@ -34,9 +34,14 @@ LEVELS = ("strong", "basic", "random")
 """The levels :func:`make_player` knows; ``strong`` is the default for computer seats."""
 
 
-def make_player(level: str = "strong") -> Player:
+def make_player(level: str = "strong", *, deterministic: bool = False) -> Player:
     """A computer player of ``level``: ``"strong"`` (PIMC search with the double-dummy solver,
     the default), ``"basic"`` (rules of thumb) or ``"random"`` (a random legal action).
+
+    ``deterministic``: the strong player searches by its node budget only, without the
+    wall-clock budget (``time_budget_ms=None``), so a decision depends on ``(obs, seed)``
+    alone, on any machine under any load (the bot's daily deal). The other levels are so
+    already.
 
     Raises:
         ValueError: for an unknown level.
@@ -44,7 +49,7 @@ def make_player(level: str = "strong") -> Player:
     if level == "strong":
         from engine.ai.strong import StrongPlayer
 
-        return StrongPlayer()
+        return StrongPlayer(time_budget_ms=None) if deterministic else StrongPlayer()
     if level == "basic":
         from engine.ai.basic import BasicPlayer
 

@@ -52,6 +52,7 @@ def make_app(
         computer_level=level,
         computer_workers=workers,
         default_language=kw.pop("default_language", "nl"),
+        **kw.pop("config", {}),
     )
     counter = itertools.count(kw.pop("first_seed", 1000))
     return build_application(

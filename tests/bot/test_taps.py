@@ -13,6 +13,8 @@ from bot.taps import (
     Cancel,
     ComputerSeat,
     ConfirmStop,
+    DailyAction,
+    DailyTap,
     DeepLink,
     Handover,
     HandoverStep,
@@ -21,6 +23,7 @@ from bot.taps import (
     Move,
     NextSetting,
     Payload,
+    Period,
     PickLanguage,
     Reclaim,
     Setting,
@@ -29,6 +32,7 @@ from bot.taps import (
     Start,
     Tap,
     Target,
+    TopPeriod,
     decode,
     decode_deep_link,
     encode,
@@ -127,3 +131,24 @@ def test_deep_links_round_trip_and_refuse_what_is_not_ours() -> None:
         assert decode_deep_link(link.encode()) == link
     for payload in (None, "", "j12", "h7_1", "j12_4", "x1", "j0_1"):
         assert decode_deep_link(payload) is None
+
+
+@pytest.mark.parametrize(
+    ("tap", "wire"),
+    [
+        (DailyTap(DailyAction.AGAIN), "d.again"),
+        (DailyTap(DailyAction.HIDE), "d.hide"),
+        (DailyTap(DailyAction.SHOW), "d.show"),
+        (TopPeriod(Period.MONTH), "t.month"),
+        (TopPeriod(Period.ALL), "t.all"),
+    ],
+)
+def test_daily_and_standings_taps_round_trip(tap: DailyTap | TopPeriod, wire: str) -> None:
+    assert encode(tap) == wire
+    assert decode(wire) == tap
+
+
+@pytest.mark.parametrize("wire", ["d.nope", "t.week", "t.", "x.all", "d.AGAIN"])
+def test_unknown_daily_and_standings_taps_are_malformed(wire: str) -> None:
+    with pytest.raises(MalformedCallback):
+        decode(wire)

@@ -20,11 +20,12 @@ from storage.copy import (
     paired_histories,
     row_differences,
 )
+from storage.stats_rows import EXTRA_TABLES
 from tests.pg import PostgresDatabases
 from tests.storage.helpers import CHAT, T0, new_game
 from tests.storage.test_import import everything, fill
 
-COPIED_TABLES = {"users", "chats", "games", "game_seats", "game_actions"}
+COPIED_TABLES = {"users", "chats", "games", "game_seats", "game_actions", *EXTRA_TABLES}
 """The tables storage.copy carries (and RowCounts counts)."""
 
 NEW_TABLE = "a new table must be copied by storage.copy, counted by RowCounts and imported"

@@ -22,6 +22,7 @@ from storage import (
     SqliteRepository,
     TurnTimer,
 )
+from storage.stats_rows import DailyPar, GameRecord, PlayerResult, Rating, ResultKind
 from tests.storage.helpers import ANN, BOB, CAS, CHAT, DIK, OTHER_CHAT, SETTINGS, T0, new_game, seed
 
 THIRD_CHAT = -100_999
@@ -81,6 +82,41 @@ async def fill(repo: Repository) -> None:
     await repo.set_hand_message(live.game_id, 1, MessageRef(BOB, 78), expected_version=None)
     await repo.set_table_message(live.game_id, 600, expected_version=None)
     await new_game(repo, OTHER_CHAT, seats=[Occupant.human(DIK, "Dik")], now=T0 + 40)
+    await fill_standings(repo, done.game_id, gone.game_id)
+
+
+async def fill_standings(repo: Repository, done: int, gone: int) -> None:
+    """A row in each of the standings' tables (migration 4): the bot's secret, a hidden
+    board, a daily attempt (recorded as the abandoned game, verbatim) and a par, the finished
+    game's record with two results and their ratings."""
+    await repo.bot_value("daily_secret", "s3cr3t", now=T0 + 50)
+    await repo.set_board_hidden(CAS, True, now=T0 + 51)
+    await repo.import_standings(
+        {"daily_games": [(gone, "2023-11-14", ANN, True, T0 + 3600.0, T0 + 20.0)]}
+    )
+    await repo.save_daily_par(DailyPar("2023-11-14", 77, SETTINGS, (120, 0, 95), T0 + 52))
+    record = GameRecord(done, CHAT, GameStatus.FINISHED, T0 + 12.25)
+    results = (
+        PlayerResult(done, CHAT, GameStatus.FINISHED, T0 + 12.25, ANN, 0, ResultKind.WIN, 1, 1, 1),
+        PlayerResult(done, CHAT, GameStatus.FINISHED, T0 + 12.25, BOB, 1, ResultKind.LOSS, 1),
+    )
+    await repo.record_game(
+        replace(record, results=results),
+        {ANN: Rating(27.5, 8.0, 1), BOB: Rating(22.5, 8.0, 1)},
+        now=T0 + 53,
+    )
+
+
+STANDINGS_COUNTS = {
+    "bot_state": 1,
+    "player_prefs": 1,
+    "daily_games": 1,
+    "daily_pars": 1,
+    "stats_games": 1,
+    "player_results": 2,
+    "ratings": 2,
+}
+"""What :func:`fill_standings` writes, per table."""
 
 
 async def everything(repo: Repository) -> tuple[object, ...]:
@@ -90,17 +126,19 @@ async def everything(repo: Repository) -> tuple[object, ...]:
         await repo.all_users(),
         await repo.all_chats(),
         await repo.game_histories(limit=1000),
+        await repo.standings_rows(),
     )
 
 
 async def copy(source: Repository, target: Repository, *, page: int = 2) -> None:
-    """Users, chats, then the games page by page."""
+    """Users, chats, then the games page by page, then the standings."""
     await target.import_users(await source.all_users())
     await target.import_chats(await source.all_chats())
     after = 0
     while histories := await source.game_histories(after=after, limit=page):
         await target.import_games(histories)
         after = histories[-1].game.game_id
+    await target.import_standings(await source.standings_rows())
 
 
 async def test_row_counts_count_every_table(repo: Repository) -> None:
@@ -108,7 +146,7 @@ async def test_row_counts_count_every_table(repo: Repository) -> None:
     assert (await repo.row_counts()).is_empty
     await fill(repo)
     counts = await repo.row_counts()
-    assert counts == RowCounts(users=4, chats=3, games=4, seats=16, actions=4)
+    assert counts == RowCounts(users=4, chats=3, games=4, seats=16, actions=4, **STANDINGS_COUNTS)
     assert not counts.is_empty
 
 

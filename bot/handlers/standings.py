@@ -1,0 +1,201 @@
+"""``/daily``, ``/top``, ``/stats`` and the buttons of their answers (issue 11): parse, call
+the service, render, reply through the outbox; and the daily's result posted in the private
+chat when an attempt ends (:func:`daily_ended`, called by the table driver).
+
+Edges: ``/daily`` in a group points to the private chat (and shows the group's board of
+today); ``/top`` in a private chat says it belongs in a group; ``/stats`` in reply to a bot
+says bots have none; somebody unknown to the bot has no games yet; a player who blocked the bot
+misses the result message (the outbox drops it) and finds it with ``/daily``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Message, Update
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+
+from bot.context import BotData, Context, translator_for
+from bot.handlers.common import Sender, remember_user, reply, sender
+from bot.i18n import Translator, get_translator
+from bot.outbox import Content
+from bot.render import standings as texts
+from bot.render.common import Rendered
+from bot.render.reasons import ALERT_LIMIT
+from bot.service import DailyStart, DailyStartKind
+from bot.taps import DailyAction, DailyTap, Period, TopPeriod
+from bot.telegram_io import content
+from storage import GameStatus
+
+log = logging.getLogger(__name__)
+
+
+async def _who(update: Update, context: Context) -> tuple[Sender, Translator] | None:
+    """The sender (recorded) and the reader's translator; None without a chat or sender."""
+    who = sender(update)
+    if update.effective_chat is None or update.effective_message is None or who is None:
+        return None
+    await remember_user(update, context)
+    return who, await translator_for(update, context)
+
+
+async def cmd_daily(update: Update, context: Context) -> None:
+    """``/daily``: in the private chat today's attempt (or its board when it is over); in a
+    group a pointer to the private chat and the group's board of today."""
+    got = await _who(update, context)
+    chat = update.effective_chat
+    if got is None or chat is None:
+        return
+    who, tr = got
+    data = context.app_data
+    if chat.type != ChatType.PRIVATE:
+        pointer = texts.daily_in_group(tr, data.presenter.start_link(texts.DAILY_LINK))
+        board = await data.service.board(
+            data.service.today(), who.user_id, chat_id=chat.id, title=chat.title or ""
+        )
+        text = pointer.text
+        if board.entries:
+            text += "\n\n" + texts.board_text(tr, board)
+        reply(update, context, Rendered(text, pointer.keyboard))
+        return
+    await start_daily(update, context, who, tr)
+
+
+async def start_daily(update: Update, context: Context, who: Sender, tr: Translator) -> None:
+    """Start (or show) today's daily for ``who`` in the private chat (``/daily``, the group's
+    link)."""
+    data = context.app_data
+    started = await data.service.start_daily(who.user_id, who.name)
+    await _show_start(update, context, started, tr, who.user_id)
+
+
+async def _show_start(
+    update: Update, context: Context, started: DailyStart, tr: Translator, user_id: int
+) -> None:
+    data = context.app_data
+    if started.stopped is not None:  # yesterday's leftover: its stop is shown first
+        await data.driver.submit(started.stopped)
+    match started.kind:
+        case DailyStartKind.STARTED:
+            assert started.entry is not None and started.outcome is not None
+            rounds = data.service.daily_config.rounds
+            text = texts.daily_started(tr, started.entry.day, rounds, ranked=started.entry.ranked)
+            reply(update, context, text, quote=False)
+            await data.driver.submit(started.outcome)
+        case DailyStartKind.RUNNING:
+            reply(update, context, texts.daily_running(tr), quote=False)
+            await data.presenter.user_back(user_id)
+        case DailyStartKind.DONE:
+            assert started.summary is not None
+            reply(update, context, texts.daily_result(tr, started.summary), quote=False)
+        case DailyStartKind.OTHER_GAME:
+            reply(update, context, texts.daily_other_game(tr))
+
+
+async def cmd_top(update: Update, context: Context) -> None:
+    """``/top`` in a group: its standings of this month, with the period buttons."""
+    got = await _who(update, context)
+    chat = update.effective_chat
+    if got is None or chat is None:
+        return
+    _, tr = got
+    if chat.type == ChatType.PRIVATE:
+        reply(update, context, texts.top_in_private(tr))
+        return
+    reply(update, context, await _top(context, chat.id, chat.title or "", Period.MONTH, tr))
+
+
+async def _top(
+    context: Context, chat_id: int, title: str, period: Period, tr: Translator
+) -> Rendered:
+    service = context.app_data.service
+    lines = await service.group_standings(chat_id, period)
+    names = await service.names([s.user_id for s in lines])
+    return texts.top_text(tr, title, period, lines, names)
+
+
+async def cmd_stats(update: Update, context: Context) -> None:
+    """``/stats``: the sender's statistics; in a group in reply to somebody, theirs (with
+    their rating in the group)."""
+    got = await _who(update, context)
+    chat, message = update.effective_chat, update.effective_message
+    if got is None or chat is None or message is None:
+        return
+    who, tr = got
+    group = chat.type != ChatType.PRIVATE
+    target, fallback = who.user_id, who.name
+    asked = message.reply_to_message if group else None
+    if asked is not None and asked.forum_topic_created is None:  # a topic's own message
+        if asked.sender_chat is not None and asked.sender_chat.id != chat.id:
+            reply(update, context, texts.no_stats_for_bots(tr))  # a channel
+            return
+        person = asked.from_user
+        if person is not None and person.is_bot:
+            reply(update, context, texts.no_stats_for_bots(tr))
+            return
+        if person is not None and asked.sender_chat is None:
+            target, fallback = person.id, person.full_name or person.username or ""
+    stats = await context.app_data.service.person_stats(target, chat.id if group else None)
+    reply(update, context, texts.stats_text(tr, stats, fallback))
+
+
+async def on_standings_button(
+    update: Update, context: Context, tap: DailyTap | TopPeriod, tr: Translator
+) -> None:
+    """A button of a ``/top`` answer (the period: the answer is edited) or of a daily board
+    (play again, unranked; hide or show me on the boards)."""
+    query = update.callback_query
+    assert query is not None
+    data = context.app_data
+    message = query.message if isinstance(query.message, Message) else None
+    if isinstance(tap, TopPeriod):
+        await _answer(data, query.id, query, "")
+        if message is not None and message.chat.type != ChatType.PRIVATE:
+            chat = message.chat
+            reader = await translator_for(update, context, private=False)
+            shown = await _top(context, chat.id, chat.title or "", tap.period, reader)
+            data.presenter.outbox.edit(chat.id, message.message_id, content(shown))
+        return
+    user = query.from_user
+    if tap.action is DailyAction.AGAIN:
+        await _answer(data, query.id, query, "")
+        name = (user.full_name or user.username or str(user.id))[:64]
+        started = await data.service.deal_daily(user.id, name)
+        await _show_start(update, context, started, tr, user.id)
+        return
+    hidden = tap.action is DailyAction.HIDE
+    await data.service.set_board_hidden(user.id, hidden)
+    await _answer(data, query.id, query, texts.board_visibility(tr, hidden=hidden))
+    entries = await data.service.repo.daily_entries(user_id=user.id)
+    if message is not None and entries:
+        summary = await data.service.daily_summary(entries[-1])
+        result = content(texts.daily_result(tr, summary))
+        data.presenter.outbox.edit(message.chat.id, message.message_id, result)
+
+
+async def _answer(data: BotData, query_id: str, query: object, text: str) -> None:
+    """Answer the callback query once (a toast, or nothing)."""
+    data.mark_answered(query_id)
+    with contextlib.suppress(TelegramError):
+        await query.answer(text[:ALERT_LIMIT] or None)  # type: ignore[attr-defined]
+
+
+async def daily_ended(data: BotData, game_id: int) -> None:
+    """A game ended: when it was a daily attempt, post its result, place and the day's board
+    in the player's private chat (the player's language); never raises."""
+    try:
+        summary = await data.service.daily_summary_of_game(game_id)
+        if summary is None:
+            return
+        user_id = summary.entry.user_id
+        language = await data.service.reader_language(user_id, user_id, None, private=True)
+        tr = get_translator(language)
+        if summary.result is None or summary.result.status is GameStatus.ABANDONED:
+            shown = Content(texts.daily_stopped(tr, summary.entry.day))
+        else:
+            shown = content(texts.daily_result(tr, summary))
+        data.presenter.outbox.post(user_id, shown)
+    except Exception:  # the result is on the board all the same (/daily shows it)
+        log.exception("posting the daily result of game %s failed", game_id)

@@ -1,0 +1,322 @@
+"""Texts of the daily deal, the boards, ``/top`` and ``/stats`` (issue 11). Pure; HTML.
+
+The buttons carry :class:`~bot.taps.DailyTap` (play again unranked, hide or show me on the
+boards) and :class:`~bot.taps.TopPeriod` (the standings' period).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.i18n import Translator
+from bot.render.common import Button, Rendered, bold, esc, labelled, shorten
+from bot.service import Board, DailySummary, NamedLine, PersonStats
+from bot.standings import Standing, ordinal
+from bot.taps import DailyAction, DailyTap, Period, TopPeriod
+from storage import GameStatus
+
+DAILY_LINK = "daily"
+"""The ``/start`` payload of the link that starts the daily in the private chat."""
+
+
+def number(tr: Translator, value: float, decimals: int = 1) -> str:
+    """``value`` with ``decimals`` decimals and the language's decimal mark (plain)."""
+    text = f"{value:.{decimals}f}"
+    return text if tr.language == "en" else text.replace(".", ",")
+
+
+def percent(tr: Translator, share: float | None) -> str:
+    """A share as a whole percentage ("—" when there is none)."""
+    if share is None:
+        return "—"
+    return tr.gettext("{n}%").format(n=round(share * 100))
+
+
+# --- the daily deal ---------------------------------------------------------------------------
+
+
+def daily_in_group(tr: Translator, url: str) -> Rendered:
+    """``/daily`` in a group: the daily is played in the private chat (a button opens it)."""
+    text = "🗓 " + tr.gettext(
+        "The daily deal is played alone in our private chat: today everybody gets the same "
+        "deals, with a computer partner against two computers."
+    )
+    return Rendered(text, ((Button(tr.gettext("Play today's daily"), url=url),),))
+
+
+def daily_started(tr: Translator, day: str, rounds: int, *, ranked: bool) -> str:
+    """The start of an attempt: what the daily is, and whether it counts for the board."""
+    lines = [
+        "🗓 "
+        + bold(tr.gettext("The daily deal of {day}").format(day=day_text(day)))
+        + "\n"
+        + tr.ngettext(
+            "{n} round: you sit South with the computer North as partner, against two "
+            "computers. Everybody plays these same deals today.",
+            "{n} rounds: you sit South with the computer North as partner, against two "
+            "computers. Everybody plays these same deals today.",
+            rounds,
+        ).format(n=rounds)
+    ]
+    if ranked:
+        lines.append(tr.gettext("This is your ranked attempt: it counts for today's board."))
+    else:
+        lines.append(
+            "ℹ️ "
+            + tr.gettext(
+                "You have played today's daily already: this attempt is unranked and does "
+                "not count for the board."
+            )
+        )
+    return "\n\n".join(lines)
+
+
+def daily_stopped(tr: Translator, day: str) -> str:
+    """A daily attempt was stopped (by the player, or by ``/daily`` on a later day)."""
+    return "⏹ " + tr.gettext(
+        "Your daily of {day} was stopped: it counts as played, not on a board. /daily starts "
+        "today's."
+    ).format(day=day_text(day))
+
+
+def daily_running(tr: Translator) -> str:
+    """``/daily`` while today's attempt is being played."""
+    return "🗓 " + tr.gettext("Your daily is being played: your cards follow.")
+
+
+def daily_other_game(tr: Translator) -> str:
+    """``/daily`` while another game is open in the private chat."""
+    return tr.gettext("Another game is open here. Finish it or /stop it, then send /daily.")
+
+
+def day_text(day: str) -> str:
+    """A day as ``DD-MM-YYYY`` (plain)."""
+    year, month, dom = day.split("-")
+    return f"{dom}-{month}-{year}"
+
+
+def daily_result(tr: Translator, summary: DailySummary) -> Rendered:
+    """The result of an attempt: the score beside the par of every deal, the place, the
+    board, and the buttons (play again, unranked; hide or show me)."""
+    entry, result = summary.entry, summary.result
+    lines = []
+    day = day_text(entry.day)
+    if result is None or result.status is GameStatus.ABANDONED:
+        lines.append(daily_stopped(tr, entry.day))
+    else:
+        lines.append(
+            "🏁 "
+            + bold(
+                tr.gettext("Daily of {day}: you scored {points}, the computers {against}.").format(
+                    day=day, points=result.points, against=result.against
+                )
+            )
+        )
+    par = summary.par
+    if par is None:
+        lines.append(tr.gettext("Par follows: the strong computer is still playing your seat."))
+    elif summary.rounds:
+        played = par.pars[: len(summary.rounds)]
+        diff = sum(summary.rounds) - sum(played)
+        lines.append(
+            tr.gettext("Par (the strong computer in your seat): {par}, you {diff}.").format(
+                par=sum(played), diff=f"{diff:+d}"
+            )
+        )
+        deals = " · ".join(
+            f"{i}. {mine} ({p})"
+            for i, (mine, p) in enumerate(zip(summary.rounds, played, strict=False), start=1)
+        )
+        lines.append(labelled(tr, tr.gettext("Deals (par)"), deals))
+    if summary.on_board:
+        own = summary.board.own
+        if own is not None:
+            lines.append(
+                tr.gettext("Place {place} of {n}.").format(
+                    place=own.line.place, n=summary.board.entries
+                )
+            )
+    elif summary.late:
+        lines.append(
+            tr.gettext("Finished after midnight: not on the board of {day}.").format(day=day)
+        )
+    elif not entry.ranked:
+        lines.append(tr.gettext("Unranked attempt: not on the board."))
+    text = "\n".join(lines) + "\n\n" + board_text(tr, summary.board)
+    return Rendered(text, daily_buttons(tr, hidden=summary.hidden))
+
+
+def daily_buttons(tr: Translator, *, hidden: bool) -> tuple[tuple[Button, ...], ...]:
+    """Play again (unranked); hide or show me on the boards."""
+    again = Button("▶️ " + tr.gettext("Play again (unranked)"), DailyTap(DailyAction.AGAIN))
+    if hidden:
+        toggle = Button("👁 " + tr.gettext("Show me on the boards"), DailyTap(DailyAction.SHOW))
+    else:
+        toggle = Button("🙈 " + tr.gettext("Hide me on the boards"), DailyTap(DailyAction.HIDE))
+    return ((again,), (toggle,))
+
+
+def _line(tr: Translator, named: NamedLine) -> str:
+    line = named.line
+    if named.me:
+        who = bold(tr.gettext("you"))
+    elif named.hidden:
+        who = "<i>" + esc(tr.gettext("hidden")) + "</i>"
+    elif named.name:
+        who = esc(shorten(named.name))
+    else:
+        who = "<i>" + esc(tr.gettext("a player")) + "</i>"
+    return f"{line.place}. {who} — {line.points} : {line.against}"
+
+
+def board_text(tr: Translator, board: Board) -> str:
+    """A day's board: the top lines and the reader's own line below when it is not among
+    them."""
+    day = day_text(board.day)
+    if board.group is not None:
+        head = tr.gettext("{group}: board of {day}").format(
+            group=esc(shorten(board.group)), day=day
+        )
+    else:
+        head = tr.gettext("Board of {day}").format(day=day)
+    count = tr.ngettext("{n} player", "{n} players", board.entries).format(n=board.entries)
+    lines = ["📋 " + bold(head) + f" ({count})"]
+    if not board.top:
+        lines.append(tr.gettext("Nobody is on the board yet."))
+    lines += [_line(tr, x) for x in board.top]
+    if board.own is not None and all(not x.me for x in board.top):
+        lines += ["…", _line(tr, board.own)]
+    return "\n".join(lines)
+
+
+def board_visibility(tr: Translator, *, hidden: bool) -> str:
+    """The answer to the hide / show button (plain, a toast)."""
+    if hidden:
+        return tr.gettext("You are hidden on the boards now.")
+    return tr.gettext("You are on the boards again.")
+
+
+# --- /top ------------------------------------------------------------------------------------
+
+
+def top_text(
+    tr: Translator,
+    title: str,
+    period: Period,
+    lines: Sequence[Standing],
+    names: Mapping[int, str],
+) -> Rendered:
+    """``/top``: the group's standings (rating, games, win %) over ``period``, with the
+    period buttons (the current one marked)."""
+    when = tr.gettext("this month") if period is Period.MONTH else tr.gettext("all time")
+    head = tr.gettext("Standings of {group}, {period}").format(
+        group=esc(shorten(title)) if title else tr.gettext("this group"), period=when
+    )
+    out = ["🏆 " + bold(head)]
+    if not lines:
+        out.append(tr.gettext("No games recorded in this period yet."))
+    for i, s in enumerate(lines[:20], start=1):
+        name = (
+            esc(shorten(names.get(s.user_id, ""))) or "<i>" + esc(tr.gettext("a player")) + "</i>"
+        )
+        games = tr.ngettext("{n} game", "{n} games", s.stats.games).format(n=s.stats.games)
+        won = tr.gettext("{share} won").format(share=percent(tr, s.stats.win_share))
+        rating = number(tr, ordinal(s.rating))
+        out.append(f"{i}. {name} — {bold(rating)} · {games} · {won}")
+    out.append("")
+    out.append(tr.gettext("Rating: OpenSkill (μ − 3σ) of finished games here, two against two."))
+    buttons = []
+    for p, label in (
+        (Period.MONTH, tr.gettext("This month")),
+        (Period.ALL, tr.gettext("All time")),
+    ):
+        mark = "• " if p is period else ""
+        buttons.append(Button(mark + label, TopPeriod(p)))
+    return Rendered("\n".join(out), (tuple(buttons),))
+
+
+def top_in_private(tr: Translator) -> str:
+    """``/top`` in a private chat: standings belong to a group."""
+    return tr.gettext("/top shows a group's standings: send it in the group.")
+
+
+# --- /stats ----------------------------------------------------------------------------------
+
+
+def stats_text(tr: Translator, person: PersonStats, fallback_name: str = "") -> str:
+    """``/stats``: a person's statistics over every recorded game, their rating in this
+    group, and their daily."""
+    s = person.games
+    name = person.name or fallback_name
+    head = (
+        tr.gettext("Statistics of {name}").format(name=esc(shorten(name)))
+        if name
+        else tr.gettext("Statistics")
+    )
+    out = ["📊 " + bold(head)]
+    if not s.games and not person.daily_attempts:
+        out.append(tr.gettext("No games recorded yet."))
+        return "\n".join(out)
+    out.append(
+        labelled(
+            tr,
+            tr.gettext("Games"),
+            tr.gettext(
+                "{games} (won {wins}, drawn {draws}, lost {losses}, unfinished {open})"
+            ).format(games=s.games, wins=s.wins, draws=s.draws, losses=s.losses, open=s.unfinished),
+        )
+    )
+    out.append(
+        labelled(
+            tr,
+            tr.gettext("Rounds"),
+            tr.gettext("{rounds}, as playing team {playing}: made {made}, nat {nat}").format(
+                rounds=s.rounds,
+                playing=s.rounds_playing,
+                made=percent(tr, s.made_share),
+                nat=percent(tr, s.nat_share),
+            ),
+        )
+    )
+    per_round = (
+        (tr.gettext("Pits"), str(s.pits)),
+        (tr.gettext("Roem per round"), _per(tr, s.roem_per_round)),
+        (tr.gettext("Points per round"), _per(tr, s.points_per_round)),
+    )
+    out.append(" · ".join(labelled(tr, label, value) for label, value in per_round))
+    if person.rating is not None:
+        out.append(
+            labelled(
+                tr,
+                tr.gettext("Rating in this group"),
+                tr.ngettext(
+                    "{rating} ({n} rated game)", "{rating} ({n} rated games)", person.rating.games
+                ).format(rating=bold(number(tr, ordinal(person.rating))), n=person.rating.games),
+            )
+        )
+    if person.daily_attempts:
+        best = str(person.daily_best) if person.daily_best is not None else "—"
+        out.append(
+            labelled(
+                tr,
+                tr.gettext("Daily"),
+                tr.gettext(
+                    "{attempts} attempts, best {best}, streak {streak} days (longest {longest})"
+                ).format(
+                    attempts=person.daily_attempts,
+                    best=best,
+                    streak=person.streak,
+                    longest=person.best_streak,
+                ),
+            )
+        )
+    return "\n".join(out)
+
+
+def _per(tr: Translator, value: float | None) -> str:
+    return "—" if value is None else number(tr, value)
+
+
+def no_stats_for_bots(tr: Translator) -> str:
+    """``/stats`` in reply to a bot (or a channel): it has none."""
+    return tr.gettext("Bots have no statistics here.")
