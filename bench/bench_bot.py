@@ -1,7 +1,7 @@
 """Telegram traffic of a game (issue 3), measured against the fake Bot API on 127.0.0.1.
 
-One human and three computer players in a group, the production settings (PTB's
-AIORateLimiter with Telegram's limits, table edits coalesced to one per 3 s). The simulated
+One human and three computer players in a group, the production settings (the outbox's
+message budget: Telegram's limits, the table's edits within 15 a minute). The simulated
 human waits ``--think`` seconds before each tap, like a quick player. Prints:
 
 * Bot API calls per card played (everything but getUpdates and start-up calls);
@@ -49,7 +49,6 @@ async def run(rounds: int, think: float, level: str, seed: int) -> dict[str, flo
                 api,
                 Path(tmp) / "bench.sqlite3",
                 level=level,
-                rate_limiter=True,
                 budget=ChatBudget(),
                 computer_delay=1.0,
                 timeout=0,

@@ -17,8 +17,8 @@ from telegram import (
 )
 from telegram.constants import ParseMode
 from telegram.ext import (
-    AIORateLimiter,
     ApplicationBuilder,
+    BaseRateLimiter,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
@@ -61,7 +61,7 @@ def build_application(
     *,
     repository: Repository | None = None,
     computers: ComputerPlayers | None = None,
-    rate_limiter: bool | AIORateLimiter = True,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
     clock: Any = None,
     seeds: Any = None,
     budget: ChatBudget | None = None,
@@ -75,8 +75,11 @@ def build_application(
         repository: an open repository (tests); by default ``config.database`` is opened in
             ``post_init``.
         computers: the computer-player runner (tests pass one with ``workers=0``).
-        rate_limiter: use PTB's ``AIORateLimiter`` with Telegram's limits (True), a given one,
-            or none (False).
+        rate_limiter: a PTB rate limiter to put in front of every call (tests); by default
+            none: the outbox's budget (:mod:`bot.budget`) is the bot's one rate mechanism,
+            per chat and for the whole bot, and the outbox retries a ``429`` itself in that
+            chat only (PTB's limiter would hold back every call of the bot, tap answers
+            included, after one).
         clock, seeds: injectable time and seed sources for the service (tests).
         budget: the per-chat message budget (default: Telegram's limits, see
             :mod:`bot.budget`; tests switch it off or run it on a scaled clock).
@@ -96,13 +99,8 @@ def build_application(
     if config.telegram_api_base_url:
         base = config.telegram_api_base_url.rstrip("/")
         builder = builder.base_url(base).base_file_url(base.removesuffix("/bot") + "/file/bot")
-    if rate_limiter:
-        # Groups are paced by our own budget (bot.budget); PTB's limiter keeps the global
-        # 30 a second and retries a 429.
-        limiter = rate_limiter
-        if limiter is True:
-            limiter = AIORateLimiter(group_max_rate=0, max_retries=3)
-        builder = builder.rate_limiter(cast(Any, limiter))
+    if rate_limiter is not None:
+        builder = builder.rate_limiter(cast(Any, rate_limiter))
 
     extra: dict[str, Any] = {}
     if clock is not None:

@@ -20,8 +20,9 @@ of a message never overtakes an older one on the way to Telegram.
 
 A sliding window is not what a leaky bucket (``aiolimiter``, PTB's ``AIORateLimiter``) does:
 a bucket of 20 that leaks one every 3 s lets a 21st message through 3 s after a burst of 20,
-which Telegram answers with ``429``. Hence this small window counter; PTB's limiter still
-guards the global 30 a second and retries a ``429`` should one happen anyway.
+which Telegram answers with ``429``. Hence this small window counter, the bot's one rate
+mechanism (PTB's limiter is not used; a ``429`` that happens anyway is retried by the outbox in
+that chat alone).
 """
 
 from __future__ import annotations

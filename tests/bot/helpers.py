@@ -58,7 +58,7 @@ def make_app(
     return build_application(
         config,
         computers=ComputerPlayers(level, workers),
-        rate_limiter=kw.pop("rate_limiter", False),
+        rate_limiter=kw.pop("rate_limiter", None),
         seeds=kw.pop("seeds", lambda: next(counter)),
         budget=kw.pop("budget", ChatBudget(group=None, private=None, overall=None)),
         computer_delay=kw.pop("computer_delay", 0.0),
