@@ -366,7 +366,7 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
             "Anonymous admins cannot take a seat: write as yourself to play."
         ),
         Refusal.NOT_THIS_MESSAGE: tr.gettext(
-            "This button belongs to another message: use the newest one."
+            "This confirmation is not valid here: send /stop again."
         ),
     }
     return shorten(texts[refusal], ALERT_LIMIT)
