@@ -105,9 +105,9 @@ def render_top_png(
     """``/top``'s standings as PNG bytes (the arguments of
     :func:`bot.render.standings.top_text`; layout :func:`.board_layout.layout_top`).
 
-    1000 px wide, about 1170 px high and 50 kB for 20 lines. Some 30-60 ms of CPU: call it
-    in a worker thread, like :func:`render_sheet_png`; the last :data:`CACHED` pictures are
-    kept, so the same standings asked again are not drawn again.
+    1000 px wide, about 1140 px high and 45 kB for 20 lines (``bench/bench_picture.py``).
+    Some 30-70 ms of CPU: call it in a worker thread, like :func:`render_sheet_png`; the last
+    :data:`CACHED` pictures are kept, so the same standings asked again are not drawn again.
 
     Raises:
         FileNotFoundError: the package was installed without its fonts.
@@ -123,8 +123,9 @@ def render_board_png(tr: Translator, board: Board, *, par: DailyPar | None = Non
     """A day's board as PNG bytes (what :func:`bot.render.standings.board_text` shows, with
     the difference to ``par`` when it is known; layout :func:`.board_layout.layout_board`).
 
-    1000 px wide, about 280 + 46 px per line high (some 800 px and 40 kB for the top ten and
-    the reader's line). In a worker thread, cached, as :func:`render_top_png`.
+    1000 px wide, about 275 + 46 px per line high (some 810 px and 30 kB for the top ten and
+    the reader's line, 1650 px and 70 kB for 30 lines). In a worker thread, cached, as
+    :func:`render_top_png`.
 
     Raises:
         FileNotFoundError: the package was installed without its fonts.

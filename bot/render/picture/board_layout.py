@@ -193,6 +193,7 @@ class _Table:
                 self.y += 26
 
     def finish(self) -> Layout:
+        """The layout, its height set to what was laid out plus the bottom margin."""
         self.out.height = int(self.y + MARGIN - 8)
         return self.out
 
@@ -245,7 +246,7 @@ def layout_top(
 
     Returns:
         A :class:`~bot.render.picture.layout.Layout` :data:`WIDTH` pixels wide and about
-        250 + 46 per line high (some 1170 px for 20 lines). Texts by role: "title", "count",
+        220 + 46 per line high (some 1140 px for 20 lines). Texts by role: "title", "count",
         "place", "name" (``source``: the raw name), "rating", "games", "won" (``source``:
         the games won, or "" for none), "empty", "legend".
     """
@@ -315,9 +316,10 @@ def layout_board(tr: Translator, board: Board, *, par: DailyPar | None = None) -
 
     Returns:
         A :class:`~bot.render.picture.layout.Layout` :data:`WIDTH` pixels wide and about
-        280 + 46 per line high. Texts by role: "title", "count", "place", "name"
-        (``source``: the raw name, or the word shown), "points", "against", "par"
-        (``source``: the difference as a number), "gap", "empty", "legend".
+        275 + 46 per line high (30 more for the "…" above the reader's own line). Texts by
+        role: "title", "count", "place", "name" (``source``: the raw name, or the word
+        shown), "points", "against", "par" (``source``: the difference as a number), "gap",
+        "empty", "legend".
     """
     table = _Table()
     if board.group is not None:
