@@ -1,10 +1,13 @@
-"""Score sheet picture (issue 13): render time per picture and PNG size.
+"""Score sheet, standings and board pictures (issue 13): render time per picture and PNG size.
 
 Per sheet (16 Klaverjassen rounds in the group and in a private view, 16 rounds every one
-nat with long right-to-left and emoji names, a whole Klammern game): median, p95 and max of
-the time from a :class:`~bot.render.sheet_view.SheetView` to PNG bytes over ``--renders``
-renders after one warm-up (fonts loaded, glyph checks cached), split into layout, painting
-and PNG encoding; then the picture's size in pixels and bytes.
+nat with long right-to-left and emoji names, a whole Klammern game), and for ``/top`` (30
+people, the 20 shown) and a daily board of 30 lines (with the par, the hostile names of
+``tests/render/board_views.py``): median, p95 and max of the time from the data object to
+PNG bytes over ``--renders`` renders after one warm-up (fonts loaded, glyph checks cached),
+split into layout, painting and PNG encoding; then the picture's size in pixels and bytes.
+The layouts are called directly, so the render cache of
+:func:`bot.render.picture.render_top_png` does not count.
 
 Run: ``python bench/bench_picture.py [--renders 50] [--lang nl]``. Prints numbers; asserts
 nothing.
@@ -21,19 +24,46 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.i18n import get_translator
-from bot.render.picture import render_sheet_png
+from bot.i18n import Translator, get_translator
+from bot.render.picture.board_layout import layout_board, layout_top
 from bot.render.picture.draw import encode_png, paint
+from bot.render.picture.layout import Layout
 from bot.render.picture.sheet_layout import layout_sheet
 from bot.render.sheet_view import SheetView
+from bot.taps import Period
 from engine.cards import SEATS
+from tests.render.board_views import PAR, board, standings
 from tests.render.picture_views import all_nat_view, klammern_view, klaverjas_view
 
-SHEETS: dict[str, Callable[[], SheetView]] = {
-    "klaverjas 16 rounds, group": lambda: klaverjas_view(16),
-    "klaverjas 16 rounds, private": lambda: klaverjas_view(16, viewer=SEATS[1]),
-    "16 x nat, hard names": all_nat_view,
-    "klammern to 3 big points": klammern_view,
+Picture = Callable[[Translator], Callable[[], Layout]]
+"""A picture of the bench: given the translator, the layout call to time."""
+
+
+def _sheet(make: Callable[[], SheetView]) -> Picture:
+    view = make()
+    return lambda tr: lambda: layout_sheet(view, tr)
+
+
+def _top(n: int) -> Picture:
+    lines, names = standings(n)
+    return lambda tr: lambda: layout_top(tr, "Klaverjasclub De Ruiter", Period.MONTH, lines, names)
+
+
+def _board(n: int) -> Picture:
+    day = board(n)
+    return lambda tr: lambda: layout_board(tr, day, par=PAR)
+
+
+PICTURES: dict[str, Picture] = {
+    "sheet: klaverjas 16 rounds, group": _sheet(lambda: klaverjas_view(16)),
+    "sheet: klaverjas 16 rounds, private": _sheet(lambda: klaverjas_view(16, viewer=SEATS[1])),
+    "sheet: 16 x nat, hard names": _sheet(all_nat_view),
+    "sheet: klammern to 3 big points": _sheet(klammern_view),
+    "/top: 30 people (20 shown)": _top(30),
+    "daily board: 30 lines, par": _board(30),
+    "daily board: top 10 + own line, par": lambda tr: (
+        lambda: layout_board(tr, board(10, entries=31, own_place=23), par=PAR)
+    ),
 }
 
 
@@ -51,13 +81,13 @@ def main() -> None:
     parser.add_argument("--lang", default="nl")
     args = parser.parse_args()
     tr = get_translator(args.lang)
-    for name, make in SHEETS.items():
-        view = make()
-        png = render_sheet_png(view, tr)  # warm-up
+    for name, make in PICTURES.items():
+        lay_out = make(tr)
+        png = encode_png(paint(lay_out()))  # warm-up
         total, lay, draw, enc = [], [], [], []
         for _ in range(args.renders):
             t0 = time.perf_counter()
-            layout = layout_sheet(view, tr)
+            layout = lay_out()
             t1 = time.perf_counter()
             image = paint(layout)
             t2 = time.perf_counter()
@@ -67,8 +97,7 @@ def main() -> None:
             lay.append(t1 - t0)
             draw.append(t2 - t1)
             enc.append(t3 - t2)
-        print(f"{name} ({view.played} rounds): {layout.width} x {layout.height} px, "
-              f"{len(png) / 1024:.0f} KiB PNG")  # fmt: skip
+        print(f"{name}: {layout.width} x {layout.height} px, {len(png) / 1024:.0f} KiB PNG")
         print(f"  total   {_ms(total)}")
         print(f"  layout  {_ms(lay)}")
         print(f"  paint   {_ms(draw)}")

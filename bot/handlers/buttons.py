@@ -214,7 +214,7 @@ async def _switch_sheet(
     )
     outbox = data.presenter.outbox
     thread = message.message_thread_id if message.is_topic_message else None
-    key = (query.from_user.id, answer.key, thread)
+    key = ("switch", message.chat.id, message.message_id)  # one answer per tapped message
     if outbox.post(message.chat.id, answer, thread_id=thread, dedupe=key) is not None:
         outbox.delete(message.chat.id, message.message_id)
 

@@ -2,6 +2,15 @@
 the service, render, reply through the outbox; and the daily's result posted in the private
 chat when an attempt ends (:func:`daily_ended`, called by the table driver).
 
+Pictures (issue 13): ``/top``'s standings and the daily's board (the result, ``/daily`` later
+that day, ``/daily`` in a group) are sent as a picture, drawn in a worker thread, with the
+essential result in the caption, the same buttons, and the whole text as the fallback should
+Telegram refuse the picture; with nothing to draw (no games, nobody on the board), or when
+drawing fails, the text goes. A button under a picture answers with a new message and deletes
+the tapped one (a photo message cannot become text by an edit, and a new picture is
+one call, like the ``/score`` switch); under a text answer whose new form is text too, the
+message is edited.
+
 Edges: ``/daily`` in a group points to the private chat (and shows the group's board of
 today); ``/top`` in a private chat says it belongs in a group; ``/stats`` in reply to a bot
 says bots have none; somebody unknown to the bot has no games yet; a player who blocked the bot
@@ -10,8 +19,10 @@ misses the result message (the outbox drops it) and finds it with ``/daily``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from telegram import Message, Update
 from telegram.constants import ChatType
@@ -23,10 +34,11 @@ from bot.i18n import Translator, get_translator
 from bot.outbox import Content
 from bot.render import standings as texts
 from bot.render.common import Rendered
+from bot.render.picture import render_board_png, render_top_png
 from bot.render.reasons import ALERT_LIMIT
-from bot.service import DailyStart, DailyStartKind
+from bot.service import DailyStart, DailyStartKind, DailySummary
 from bot.taps import DailyAction, DailyTap, Period, TopPeriod
-from bot.telegram_io import content
+from bot.telegram_io import content, markup
 from storage import GameStatus
 
 log = logging.getLogger(__name__)
@@ -55,10 +67,17 @@ async def cmd_daily(update: Update, context: Context) -> None:
         board = await data.service.board(
             data.service.today(), who.user_id, chat_id=chat.id, title=chat.title or ""
         )
-        text = pointer.text
-        if board.entries:
-            text += "\n\n" + texts.board_text(tr, board)
-        reply(update, context, Rendered(text, pointer.keyboard))
+        if not board.entries:
+            reply(update, context, pointer)
+            return
+        text = pointer.text + "\n\n" + texts.board_text(tr, board)
+        par = await data.service.repo.get_daily_par(board.day)
+        png = await _drawn(data, lambda: render_board_png(tr, board, par=par), "a group's board")
+        if png is None:
+            reply(update, context, Rendered(text, pointer.keyboard))
+            return
+        caption = pointer.text + "\n\n" + texts.board_summary(tr, board)
+        reply(update, context, Content(caption, markup(pointer.keyboard), photo=png, alt=text))
         return
     await start_daily(update, context, who, tr)
 
@@ -89,7 +108,8 @@ async def _show_start(
             await data.presenter.user_back(user_id)
         case DailyStartKind.DONE:
             assert started.summary is not None
-            reply(update, context, texts.daily_result(tr, started.summary), quote=False)
+            shown = await daily_answer(data, tr, started.summary)
+            reply(update, context, shown, quote=False)
         case DailyStartKind.OTHER_GAME:
             reply(update, context, texts.daily_other_game(tr))
 
@@ -109,11 +129,68 @@ async def cmd_top(update: Update, context: Context) -> None:
 
 async def _top(
     context: Context, chat_id: int, title: str, period: Period, tr: Translator
-) -> Rendered:
-    service = context.app_data.service
+) -> Content:
+    """The standings of the group ``chat_id`` (raw ``title``) over ``period``: a picture with
+    the leaders in its caption and the period buttons, the text as its fallback; the text
+    alone when nobody has played in the period (or drawing failed)."""
+    data = context.app_data
+    service = data.service
     lines = await service.group_standings(chat_id, period)
     names = await service.names([s.user_id for s in lines])
-    return texts.top_text(tr, title, period, lines, names)
+    shown = texts.top_text(tr, title, period, lines, names)
+    if not lines:
+        return content(shown)
+    png = await _drawn(
+        data, lambda: render_top_png(tr, title, period, lines, names), "the standings"
+    )
+    if png is None:
+        return content(shown)
+    caption = texts.top_caption(tr, title, period, lines, names)
+    return Content(caption, markup(shown.keyboard), photo=png, alt=shown.text)
+
+
+async def daily_answer(data: BotData, tr: Translator, summary: DailySummary) -> Content:
+    """The result of a daily attempt with its day's board (:func:`texts.daily_result`): the
+    board as a picture, the result, par and place in its caption
+    (:func:`texts.daily_caption`), the play-again and hide buttons, the text as the
+    fallback; the text alone when nobody is on the board (or drawing failed)."""
+    shown = texts.daily_result(tr, summary)
+    if not summary.board.top:
+        return content(shown)
+    board, par = summary.board, summary.par
+    png = await _drawn(data, lambda: render_board_png(tr, board, par=par), "the daily board")
+    if png is None:
+        return content(shown)
+    caption = texts.daily_caption(tr, summary)
+    return Content(caption, markup(shown.keyboard), photo=png, alt=shown.text)
+
+
+async def _drawn(data: BotData, draw: Callable[[], bytes], what: str) -> bytes | None:
+    """``draw()`` (a picture's PNG) in a worker thread, so the event loop goes on; None when
+    pictures are off or drawing failed (``what`` names it in the log): the text goes
+    instead."""
+    if not data.presenter.pictures:
+        return None
+    try:
+        return await asyncio.to_thread(draw)
+    except Exception:  # a drawing bug must not cost the answer
+        log.exception("drawing %s failed", what)
+        return None
+
+
+def _replace(data: BotData, message: Message, answer: Content) -> None:
+    """Show ``answer`` instead of the tapped ``message``: an edit when both are text, else a
+    new message (in the same forum topic) and the old one deleted. Taps on a message that is
+    being replaced already send nothing more (the post's ``dedupe`` is the message)."""
+    outbox = data.presenter.outbox
+    chat_id = message.chat.id
+    if not message.photo and answer.photo is None:
+        outbox.edit(chat_id, message.message_id, answer)
+        return
+    thread = message.message_thread_id if message.is_topic_message else None
+    key = ("replaces", message.message_id)
+    if outbox.post(chat_id, answer, thread_id=thread, dedupe=key) is not None:
+        outbox.delete(chat_id, message.message_id)
 
 
 async def cmd_stats(update: Update, context: Context) -> None:
@@ -144,8 +221,9 @@ async def cmd_stats(update: Update, context: Context) -> None:
 async def on_standings_button(
     update: Update, context: Context, tap: DailyTap | TopPeriod, tr: Translator
 ) -> None:
-    """A button of a ``/top`` answer (the period: the answer is edited) or of a daily board
-    (play again, unranked; hide or show me on the boards)."""
+    """A button of a ``/top`` answer (the period: the answer shows the other period) or of a
+    daily board (play again, unranked; hide or show me on the boards: the answer is shown
+    again with the other button); see the module docstring for how an answer is replaced."""
     query = update.callback_query
     assert query is not None
     data = context.app_data
@@ -156,7 +234,7 @@ async def on_standings_button(
             chat = message.chat
             reader = await translator_for(update, context, private=False)
             shown = await _top(context, chat.id, chat.title or "", tap.period, reader)
-            data.presenter.outbox.edit(chat.id, message.message_id, content(shown))
+            _replace(data, message, shown)
         return
     user = query.from_user
     if tap.action is DailyAction.AGAIN:
@@ -171,8 +249,7 @@ async def on_standings_button(
     entries = await data.service.repo.daily_entries(user_id=user.id)
     if message is not None and entries:
         summary = await data.service.daily_summary(entries[-1])
-        result = content(texts.daily_result(tr, summary))
-        data.presenter.outbox.edit(message.chat.id, message.message_id, result)
+        _replace(data, message, await daily_answer(data, tr, summary))
 
 
 async def _answer(data: BotData, query_id: str, query: object, text: str) -> None:
@@ -184,7 +261,8 @@ async def _answer(data: BotData, query_id: str, query: object, text: str) -> Non
 
 async def daily_ended(data: BotData, game_id: int) -> None:
     """A game ended: when it was a daily attempt, post its result, place and the day's board
-    in the player's private chat (the player's language); never raises."""
+    (a picture, :func:`daily_answer`) in the player's private chat (the player's language);
+    never raises."""
     try:
         summary = await data.service.daily_summary_of_game(game_id)
         if summary is None:
@@ -195,7 +273,7 @@ async def daily_ended(data: BotData, game_id: int) -> None:
         if summary.result is None or summary.result.status is GameStatus.ABANDONED:
             shown = Content(texts.daily_stopped(tr, summary.entry.day))
         else:
-            shown = content(texts.daily_result(tr, summary))
+            shown = await daily_answer(data, tr, summary)
         data.presenter.outbox.post(user_id, shown)
     except Exception:  # the result is on the board all the same (/daily shows it)
         log.exception("posting the daily result of game %s failed", game_id)

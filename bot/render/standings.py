@@ -95,9 +95,10 @@ def day_text(day: str) -> str:
     return f"{dom}-{month}-{year}"
 
 
-def daily_result(tr: Translator, summary: DailySummary) -> Rendered:
-    """The result of an attempt: the score beside the par of every deal, the place, the
-    board, and the buttons (play again, unranked; hide or show me)."""
+def daily_result_lines(tr: Translator, summary: DailySummary) -> list[str]:
+    """The result of an attempt as HTML lines, without the board: the score (or that it was
+    stopped), the par beside it and per deal, and the place (or why it is not on the board).
+    At most a few hundred characters (no names)."""
     entry, result = summary.entry, summary.result
     lines = []
     day = day_text(entry.day)
@@ -142,8 +143,22 @@ def daily_result(tr: Translator, summary: DailySummary) -> Rendered:
         )
     elif not entry.ranked:
         lines.append(tr.gettext("Unranked attempt: not on the board."))
-    text = "\n".join(lines) + "\n\n" + board_text(tr, summary.board)
+    return lines
+
+
+def daily_result(tr: Translator, summary: DailySummary) -> Rendered:
+    """The result of an attempt: the score beside the par of every deal, the place, the
+    board, and the buttons (play again, unranked; hide or show me)."""
+    text = "\n".join(daily_result_lines(tr, summary)) + "\n\n" + board_text(tr, summary.board)
     return Rendered(text, daily_buttons(tr, hidden=summary.hidden))
+
+
+def daily_caption(tr: Translator, summary: DailySummary) -> str:
+    """The caption of the daily result picture (HTML): :func:`daily_result_lines` (your total,
+    the par, your place), then the board's head and its first lines
+    (:func:`board_summary`). Within Telegram's 1024-character caption limit: the names are
+    cut to :data:`~bot.render.common.NAME_LIMIT`, 16 deals take some 250 characters."""
+    return "\n".join(daily_result_lines(tr, summary)) + "\n\n" + board_summary(tr, summary.board)
 
 
 def daily_buttons(tr: Translator, *, hidden: bool) -> tuple[tuple[Button, ...], ...]:
@@ -156,37 +171,80 @@ def daily_buttons(tr: Translator, *, hidden: bool) -> tuple[tuple[Button, ...], 
     return ((again,), (toggle,))
 
 
+def board_who(tr: Translator, named: NamedLine) -> str:
+    """Who a board line is, as the text board names them (HTML): "you" (bold) on the reader's
+    own line, "hidden" or "a player" (italic), else the name cut to
+    :data:`~bot.render.common.NAME_LIMIT`."""
+    if named.me:
+        return bold(tr.gettext("you"))
+    if named.hidden:
+        return "<i>" + esc(tr.gettext("hidden")) + "</i>"
+    if named.name:
+        return esc(shorten(named.name))
+    return "<i>" + esc(tr.gettext("a player")) + "</i>"
+
+
 def _line(tr: Translator, named: NamedLine) -> str:
     line = named.line
-    if named.me:
-        who = bold(tr.gettext("you"))
-    elif named.hidden:
-        who = "<i>" + esc(tr.gettext("hidden")) + "</i>"
-    elif named.name:
-        who = esc(shorten(named.name))
-    else:
-        who = "<i>" + esc(tr.gettext("a player")) + "</i>"
-    return f"{line.place}. {who} — {line.points} : {line.against}"
+    return f"{line.place}. {board_who(tr, named)} — {line.points} : {line.against}"
+
+
+def board_title(tr: Translator, board: Board, group: str | None = None) -> str:
+    """The board's title, plain: "Board of DD-MM-YYYY", or "{group}: board of ..." for a
+    group's board (``group``: the group's name as it should appear, default the board's
+    raw title)."""
+    day = day_text(board.day)
+    if board.group is not None:
+        name = board.group if group is None else group
+        return tr.gettext("{group}: board of {day}").format(group=name, day=day)
+    return tr.gettext("Board of {day}").format(day=day)
+
+
+def player_count(tr: Translator, n: int) -> str:
+    """ "12 players" (plain)."""
+    return tr.ngettext("{n} player", "{n} players", n).format(n=n)
+
+
+def board_head(tr: Translator, board: Board) -> str:
+    """ "📋 <b>Board of DD-MM-YYYY</b> (n players)": the board's first line (HTML)."""
+    group = esc(shorten(board.group)) if board.group is not None else None
+    head = board_title(tr, board, group)
+    return "📋 " + bold(head) + f" ({player_count(tr, board.entries)})"
 
 
 def board_text(tr: Translator, board: Board) -> str:
     """A day's board: the top lines and the reader's own line below when it is not among
     them."""
-    day = day_text(board.day)
-    if board.group is not None:
-        head = tr.gettext("{group}: board of {day}").format(
-            group=esc(shorten(board.group)), day=day
-        )
-    else:
-        head = tr.gettext("Board of {day}").format(day=day)
-    count = tr.ngettext("{n} player", "{n} players", board.entries).format(n=board.entries)
-    lines = ["📋 " + bold(head) + f" ({count})"]
+    lines = [board_head(tr, board)]
     if not board.top:
         lines.append(tr.gettext("Nobody is on the board yet."))
     lines += [_line(tr, x) for x in board.top]
-    if board.own is not None and all(not x.me for x in board.top):
+    if board.own is not None and own_below(board):
         lines += ["…", _line(tr, board.own)]
     return "\n".join(lines)
+
+
+def own_below(board: Board) -> bool:
+    """Whether the reader's own line is shown apart, below the top lines (it is not among
+    them)."""
+    return board.own is not None and all(not x.me for x in board.top)
+
+
+CAPTION_LINES = 3
+"""Lines of a board or of the standings that a picture's caption names."""
+
+
+def board_summary(tr: Translator, board: Board) -> str:
+    """The board in short, for a picture's caption (HTML): its head and its first
+    :data:`CAPTION_LINES` lines on one line ("1. Anna 1234 · 2. you 1180 · …"), or that
+    nobody is on it yet."""
+    if not board.top:
+        return board_head(tr, board) + "\n" + tr.gettext("Nobody is on the board yet.")
+    first = [
+        f"{x.line.place}. {board_who(tr, x)} {x.line.points}" for x in board.top[:CAPTION_LINES]
+    ]
+    more = " · …" if board.entries > CAPTION_LINES else ""
+    return board_head(tr, board) + "\n" + " · ".join(first) + more
 
 
 def board_visibility(tr: Translator, *, hidden: bool) -> str:
@@ -199,6 +257,35 @@ def board_visibility(tr: Translator, *, hidden: bool) -> str:
 # --- /top ------------------------------------------------------------------------------------
 
 
+TOP_LINES = 20
+"""Lines of the standings that ``/top`` shows (text and picture)."""
+
+
+def period_text(tr: Translator, period: Period) -> str:
+    """ "this month" or "all time" (plain)."""
+    return tr.gettext("this month") if period is Period.MONTH else tr.gettext("all time")
+
+
+def top_title(tr: Translator, title: str, period: Period, group: str | None = None) -> str:
+    """ "Standings of {group}, {period}" (plain; ``group``: the group's name as it should
+    appear, default ``title``, "this group" when the group has no title)."""
+    name = (title if group is None else group) if title else tr.gettext("this group")
+    return tr.gettext("Standings of {group}, {period}").format(
+        group=name, period=period_text(tr, period)
+    )
+
+
+def top_name(tr: Translator, s: Standing, names: Mapping[int, str]) -> str:
+    """A standings line's name (HTML), cut to :data:`~bot.render.common.NAME_LIMIT`; "a
+    player" (italic) without one."""
+    return esc(shorten(names.get(s.user_id, ""))) or "<i>" + esc(tr.gettext("a player")) + "</i>"
+
+
+def top_head(tr: Translator, title: str, period: Period) -> str:
+    """ "🏆 <b>Standings of Club, this month</b>" (HTML)."""
+    return "🏆 " + bold(top_title(tr, title, period, esc(shorten(title)) if title else None))
+
+
 def top_text(
     tr: Translator,
     title: str,
@@ -208,23 +295,26 @@ def top_text(
 ) -> Rendered:
     """``/top``: the group's standings (rating, games, win %) over ``period``, with the
     period buttons (the current one marked)."""
-    when = tr.gettext("this month") if period is Period.MONTH else tr.gettext("all time")
-    head = tr.gettext("Standings of {group}, {period}").format(
-        group=esc(shorten(title)) if title else tr.gettext("this group"), period=when
-    )
-    out = ["🏆 " + bold(head)]
+    out = [top_head(tr, title, period)]
     if not lines:
         out.append(tr.gettext("No games recorded in this period yet."))
-    for i, s in enumerate(lines[:20], start=1):
-        name = (
-            esc(shorten(names.get(s.user_id, ""))) or "<i>" + esc(tr.gettext("a player")) + "</i>"
-        )
+    for i, s in enumerate(lines[:TOP_LINES], start=1):
         games = tr.ngettext("{n} game", "{n} games", s.stats.games).format(n=s.stats.games)
         won = tr.gettext("{share} won").format(share=percent(tr, s.stats.win_share))
         rating = number(tr, ordinal(s.rating))
-        out.append(f"{i}. {name} — {bold(rating)} · {games} · {won}")
+        out.append(f"{i}. {top_name(tr, s, names)} — {bold(rating)} · {games} · {won}")
     out.append("")
-    out.append(tr.gettext("Rating: OpenSkill (μ − 3σ) of finished games here, two against two."))
+    out.append(rating_legend(tr))
+    return Rendered("\n".join(out), top_buttons(tr, period))
+
+
+def rating_legend(tr: Translator) -> str:
+    """What the rating is (plain)."""
+    return tr.gettext("Rating: OpenSkill (μ − 3σ) of finished games here, two against two.")
+
+
+def top_buttons(tr: Translator, period: Period) -> tuple[tuple[Button, ...], ...]:
+    """The period buttons of ``/top``, the current one marked "• "."""
     buttons = []
     for p, label in (
         (Period.MONTH, tr.gettext("This month")),
@@ -232,7 +322,29 @@ def top_text(
     ):
         mark = "• " if p is period else ""
         buttons.append(Button(mark + label, TopPeriod(p)))
-    return Rendered("\n".join(out), (tuple(buttons),))
+    return (tuple(buttons),)
+
+
+def top_caption(
+    tr: Translator,
+    title: str,
+    period: Period,
+    lines: Sequence[Standing],
+    names: Mapping[int, str],
+) -> str:
+    """The caption of the standings picture (HTML): the head and the first
+    :data:`CAPTION_LINES` lines with their rating ("1. Anna <b>31.2</b> · 2. Bob ..."), or
+    that there are no games yet. Some 200 characters at most: names are cut to
+    :data:`~bot.render.common.NAME_LIMIT`."""
+    head = top_head(tr, title, period)
+    if not lines:
+        return head + "\n" + tr.gettext("No games recorded in this period yet.")
+    first = [
+        f"{i}. {top_name(tr, s, names)} {bold(number(tr, ordinal(s.rating)))}"
+        for i, s in enumerate(lines[:CAPTION_LINES], start=1)
+    ]
+    more = " · …" if len(lines) > CAPTION_LINES else ""
+    return head + "\n" + " · ".join(first) + more
 
 
 def top_in_private(tr: Translator) -> str:

@@ -1,5 +1,7 @@
 """End to end (issue 11): ``/daily`` in a private chat plays today's deal set to the end and
-shows the result, the place and the board; a second attempt is unranked and says so; ``/daily``
+shows the result, the place and the board (the board a picture, the result in its caption,
+issue 13; "hide me" sends it again with the other button); a second attempt is unranked and
+says so; ``/daily``
 in a group points to the private chat; every player gets the same hands on the same date (and
 other hands on another date), and the export carries ``"daily"``; a daily left over past
 midnight is stopped by the next day's ``/daily``."""
@@ -68,15 +70,27 @@ async def test_a_daily_is_played_to_the_end_with_result_place_and_board(
     async with run_polling(daily_app(fake_api, db, Clock()), fake_api) as bot:
         await play_daily(bot, anna)
         result = last_with(anna, "Daily of 14-03-2025: you scored")
+        assert result.photo_bytes  # the board as a picture, the result in the caption
         assert "Place 1 of 1." in result.body
         assert "Board of 14-03-2025 (1 player)" in result.body
-        assert "1. <b>you</b>" in result.body or "1. you" in result.body
+        assert "\n1. you " in result.body
+        assert [b.callback_data for b in result.buttons] == ["d.again", "d.hide"]
         assert any("This is your ranked attempt" in t for t in texts(anna))
         # Later that day /daily shows the board (with the par, computed meanwhile).
         await anna.send(None, "/daily")
         await bot.settle()
         board = anna.private_chat.bot_messages[-1]
+        assert board.photo_bytes
         assert "Place 1 of 1." in board.body and "Par (the strong computer" in board.body
+        # Hide me: the answer is sent again with the other button, the tapped one deleted.
+        tap = await anna.tap(board, by_action("hide"))
+        assert (await tap.wait_answered()).text == "You are hidden on the boards now."
+        await bot.settle()
+        again = anna.private_chat.bot_messages[-1]
+        assert board.deleted and again.message_id > board.message_id
+        assert again.photo_bytes == board.photo_bytes  # the reader's own line shows "you"
+        assert [b.callback_data for b in again.buttons] == ["d.again", "d.show"]
+        assert again.body == board.body
     fake_api.assert_callbacks_answered_once()
     (record,) = await export(str(db))
     assert record["daily"] == DAY and record["status"] == "finished"

@@ -209,3 +209,26 @@ async def test_the_group_sheet_has_team_labels_and_a_legend(
     assert "Σ" in sheet and "roem" in sheet and "totaal" in sheet.lower()  # the legend
     assert "/score" in help_text
     assert "na elke ronde het boompje" not in help_text
+
+
+async def test_the_score_switches_between_picture_and_text_as_often_as_tapped(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Issue 13: picture → text → picture → text, within a minute: every tap answers (a
+    switch is never taken for a repeated reply)."""
+    anna = fake_api.add_user("Anna", language_code="nl", started=True)
+    group = fake_api.add_group("Club", members=[anna], admins=[anna])
+    async with run_polling(make_app(fake_api, tmp_path / "db.sqlite3"), fake_api) as bot:
+        await _open(fake_api, bot, group, anna, "/klaverjas")
+        await _play_rounds(bot, anna, group, 1)
+        await anna.send(group, "/score")
+        await bot.settle()
+        shown = fake_api.last_message(group)
+        forms = [bool(shown.photo_bytes)]
+        for action in ("sheet:text", "sheet:picture", "sheet:text"):
+            await (await anna.tap(shown, by_action(action))).wait_answered()
+            await bot.settle()
+            assert shown.deleted
+            shown = fake_api.last_message(group)
+            forms.append(bool(shown.photo_bytes))
+    assert forms == [True, False, True, False]

@@ -13,24 +13,18 @@ They are compared with a tolerance (the whole picture's mean difference and the 
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from dataclasses import replace
 from io import BytesIO
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import Image
 
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.render import messages
 from bot.render.common import Player
 from bot.render.picture import (
-    CAPTION_LIMIT,
-    MAX_PHOTO_RATIO,
-    MAX_PHOTO_SIDES,
-    WIDTH,
     Layout,
     layout_sheet,
     render_sheet_png,
@@ -39,7 +33,7 @@ from bot.render.picture import (
 )
 from bot.render.picture.layout import TextItem
 from bot.render.picture.sheet_layout import ROW, TEAM_COLUMNS
-from bot.render.picture.text import ELLIPSIS, PLACEHOLDER, has_glyph
+from bot.render.picture.text import ELLIPSIS, PLACEHOLDER
 from bot.render.sheet import render_sheet_view
 from bot.render.sheet_view import SheetView, Status, build_sheet_view, sheet_view_of
 from bot.taps import ShowSheet
@@ -47,11 +41,19 @@ from engine.cards import SEATS
 from tests.render.helpers import (
     PLAYERS,
     PRESET_NAMES,
-    check_telegram_html,
     finished_game,
     random_states,
     untranslated,
     visible_text,
+)
+from tests.render.picture_checks import (
+    REFERENCE,
+    UPDATE,
+    check_caption,
+    check_layout,
+    check_png,
+    difference,
+    shown,
 )
 from tests.render.picture_views import (
     HARD,
@@ -61,61 +63,6 @@ from tests.render.picture_views import (
     klaverjas_view,
     stopped_view,
 )
-
-REFERENCE = Path(__file__).parent / "reference"
-UPDATE = bool(os.environ.get("KLAVERJAS_UPDATE_PICTURES"))
-MAX_PNG = 1024 * 1024
-"""Our own limit, far below Telegram's 10 MB."""
-
-
-# --- checks ------------------------------------------------------------------------------------
-
-
-def check_png(png: bytes, layout: Layout) -> None:
-    """A PNG of the layout's size, small, within Telegram's photo limits."""
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    assert len(png) < MAX_PNG
-    with Image.open(BytesIO(png)) as image:
-        width, height = image.size
-    assert (width, height) == (layout.width, layout.height) and width == WIDTH
-    assert width + height <= MAX_PHOTO_SIDES
-    assert max(width, height) <= MAX_PHOTO_RATIO * min(width, height)
-
-
-def check_layout(layout: Layout) -> None:
-    """Nothing leaves the picture or its cell, no two texts overlap, no line crosses a text,
-    a badge holds only its own label, and every character drawn has a glyph in the font."""
-    frame = layout.frame
-    texts = layout.texts
-    for t in texts:
-        assert t.cell.within(frame), (t.role, t.text, t.cell)
-        assert t.ink.within(t.cell), (t.role, t.text, t.ink, t.cell)
-        missing = [c for c in t.text if not c.isspace() and not has_glyph(c, bold=t.style.bold)]
-        assert not missing, (t.role, t.text, missing)
-    for i, a in enumerate(texts):
-        for b in texts[i + 1 :]:
-            assert not a.ink.intersects(b.ink), ((a.role, a.text), (b.role, b.text))
-    for rule in layout.rules:
-        assert rule.box.within(frame)
-        for t in texts:
-            assert not rule.box.intersects(t.ink), (rule, t.role, t.text)
-    for rect in layout.rects:
-        assert rect.box.within(frame)
-        for t in texts:
-            if rect.box.intersects(t.ink):
-                assert t.ink.within(rect.box), (rect, t.role, t.text)
-
-
-def check_caption(caption: str, lang: str) -> None:
-    check_telegram_html(caption)
-    assert len(visible_text(caption)) <= CAPTION_LIMIT
-    if lang != "en":
-        assert not untranslated(caption, lang), untranslated(caption, lang)
-
-
-def shown(layout: Layout) -> str:
-    return "\n".join(t.text for t in layout.texts)
-
 
 # --- the numbers of both renderers ---------------------------------------------------------------
 
@@ -377,18 +324,6 @@ REFERENCES: dict[str, tuple[Callable[[], SheetView], str]] = {
     "edge_all_nat_fr": (all_nat_view, "fr"),
     "stopped_en": (stopped_view, "en"),
 }
-
-
-def difference(a: Image.Image, b: Image.Image, tile: int = 32) -> tuple[float, float]:
-    """The mean absolute difference per pixel and channel (0-255) over the whole picture,
-    and the largest over any ``tile`` × ``tile`` square."""
-    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
-    whole = ImageStat.Stat(diff).mean[0]
-    worst = 0.0
-    for y in range(0, diff.height, tile):
-        for x in range(0, diff.width, tile):
-            worst = max(worst, ImageStat.Stat(diff.crop((x, y, x + tile, y + tile))).mean[0])
-    return whole, worst
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCES))
