@@ -10,8 +10,10 @@ players; every human thinks 0.5–2 s before each tap. Optionally a group floods
 fake and its players share the cores with the bot (Telegram would not): ``--fake-niceness 5``
 runs them at a lower CPU priority than the bot.
 
-Prints, per number of tables: taps, tap → callback answer p50 / p95 / max (ms, as the fake
-sees it), taps answered after 1 s and after Telegram's 15 s, error lines the bot logged
+Prints, per number of tables: taps, tap → callback answer p50 / p95 / max (ms, as the
+players see it: the fake's own delays in delivering the tap included), the bot's share of it
+(``bot_*``: from the moment ``getUpdates`` handed the tap to the bot to its answer), taps
+answered after 1 s and after Telegram's 15 s, error lines the bot logged
 (``BrokenProcessPool`` among them), and the bot process's resident memory per table (KiB).
 
 Run: ``python bench/bench_load.py [--tables 1 10 50 100] [--seconds 60] [--flood]``.
@@ -52,6 +54,7 @@ async def _player(
     rng: random.Random,
     until: float,
     latencies: list[float],
+    in_bot: list[float],
 ) -> None:
     """One human: wait for the turn, think, tap; until the time is up."""
     chat = user.private_chat
@@ -72,8 +75,10 @@ async def _player(
         _, action = pick(active_buttons(message), rng)
         t0 = time.monotonic()
         tap = await user.tap(message, by_action(action))
-        await tap.wait_answered(timeout=60)
+        record = await tap.wait_answered(timeout=60)
         latencies.append(time.monotonic() - t0)
+        if record.delivered_at is not None and record.answered_at is not None:
+            in_bot.append(record.answered_at - record.delivered_at)
         await asyncio.sleep(0.05)  # let the hand edit arrive before looking again
 
 
@@ -93,6 +98,7 @@ async def run(
                 "TELEGRAM_API_BASE_URL": api.base_url,
                 "DATABASE_PATH": str(Path(tmp) / "db.sqlite3"),
                 "COMPUTER_WORKERS": str(workers),
+                "COMPUTER_LEVEL": os.environ.get("BENCH_LEVEL", "strong"),
                 "TURN_TIMEOUT_SECONDS": "0",
                 "LOG_LEVEL": "ERROR",
             }
@@ -102,6 +108,7 @@ async def run(
                 sys.executable, *wrap, "-m", "bot", cwd=tmp, env=env, stderr=asyncio.subprocess.PIPE
             )
             latencies: list[float] = []
+            in_bot: list[float] = []
             if fake_niceness:  # Telegram is not on the bot's machine: let the bot go first
                 os.nice(fake_niceness)
             try:
@@ -111,7 +118,7 @@ async def run(
                     await user.send(user.private_chat, "/klaverjas")
                 until = time.monotonic() + seconds
                 players = [
-                    asyncio.create_task(_player(api, u, random.Random(i), until, latencies))
+                    asyncio.create_task(_player(api, u, random.Random(i), until, latencies, in_bot))
                     for i, u in enumerate(humans)
                 ]
                 if flood:
@@ -134,11 +141,19 @@ async def run(
         "p95_ms": latencies[int(n * 0.95)] * 1000 if n else 0.0,
         "max_ms": latencies[-1] * 1000 if n else 0.0,
         "over_1s": sum(1 for x in latencies if x > 1.0),
+        "bot_p50_ms": _quantile(in_bot, 0.5) * 1000,
+        "bot_p95_ms": _quantile(in_bot, 0.95) * 1000,
+        "bot_max_ms": max(in_bot, default=0.0) * 1000,
         "over_15s": sum(1 for x in latencies if x > 15.0),
         "error_lines": len(errors),
         "pool_errors": sum(1 for line in errors if "Broken" in line),
         "kib_per_table": (rss1 - rss0) / tables,
     }
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(int(len(ordered) * q), len(ordered) - 1)] if ordered else 0.0
 
 
 def main() -> None:

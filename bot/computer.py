@@ -48,7 +48,7 @@ def _warm_up(level: str) -> None:
     _player(level)
 
 
-WORKER_NICENESS = 10
+WORKER_NICENESS = 19
 """How much lower the workers' CPU priority is than the bot's: a computer's search waits for
 the event loop, never the other way round, so taps are answered at once on a busy machine
 (issue 10 item 7: at 100 tables the searches took the cores from the loop)."""

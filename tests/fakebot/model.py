@@ -301,7 +301,9 @@ class CallbackQueryRecord:
     """A button tap sent to the bot, and how the bot answered it.
 
     ``answer`` holds the parameters of the accepted ``answerCallbackQuery`` (None while
-    unanswered); ``refused_answers`` counts later answers, which Telegram refuses.
+    unanswered); ``refused_answers`` counts later answers, which Telegram refuses;
+    ``delivered_at`` is when ``getUpdates`` first handed the tap to the bot (the fake's clock),
+    so ``answered_at - delivered_at`` is the bot's own share of the answer's time.
     """
 
     id: str
@@ -313,6 +315,7 @@ class CallbackQueryRecord:
     answer: JSONDict | None = None
     answered_at: float | None = None
     refused_answers: int = 0
+    delivered_at: float | None = None
 
     @property
     def answered(self) -> bool:
