@@ -1,4 +1,6 @@
-"""``python -m bot``: run the bot with long polling (settings from the environment / ``.env``).
+"""``python -m bot``: run the bot (settings from the environment / ``.env``): with long polling,
+or, when ``WEBHOOK_URL`` is set, as a webhook server on ``WEBHOOK_LISTEN`` (PTB's
+``run_webhook``; Telegram's secret header must equal ``WEBHOOK_SECRET``, other requests get 403).
 
 Before polling, the bot connects to the Bot API (``getMe``). A token the server rejects stops it
 with one line on stderr and exit code 2 (like a missing or malformed setting); a Bot API that
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -32,6 +35,9 @@ TELEGRAM_API = "https://api.telegram.org/bot"
 BOOTSTRAP_RETRIES = 3
 """Further attempts to reach the Bot API at start-up (after 1, 2 and 4 seconds), and PTB's
 ``bootstrap_retries`` for the start of polling."""
+
+ALLOWED_UPDATES = ["message", "callback_query"]
+"""The update kinds the bot asks Telegram for (polling and webhook alike)."""
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -143,7 +149,8 @@ def _short(exc: BaseException, token: str) -> str:
 
 
 def main() -> int:
-    """Load the settings, connect to the Bot API and poll until interrupted.
+    """Load the settings, connect to the Bot API and poll (or serve the webhook, when
+    ``WEBHOOK_URL`` is set) until interrupted.
 
     Returns the exit code: 0 after a clean stop, 2 for a missing or bad setting (a rejected
     token included), 1 when the Bot API cannot be reached at start-up.
@@ -182,9 +189,20 @@ def main() -> int:
         loop.close()
         return 130
     try:
-        app.run_polling(
-            allowed_updates=["message", "callback_query"], bootstrap_retries=BOOTSTRAP_RETRIES
-        )
+        if config.webhook_url:
+            assert config.webhook_secret is not None  # the config refuses a URL without one
+            listen, port = config.webhook_address
+            app.run_webhook(
+                listen=listen,
+                port=port,
+                url_path=urlsplit(config.webhook_url).path.lstrip("/"),
+                webhook_url=config.webhook_url,
+                secret_token=config.webhook_secret.get_secret_value(),
+                allowed_updates=ALLOWED_UPDATES,
+                bootstrap_retries=BOOTSTRAP_RETRIES,
+            )
+        else:
+            app.run_polling(allowed_updates=ALLOWED_UPDATES, bootstrap_retries=BOOTSTRAP_RETRIES)
     except DATABASE_ERRORS as exc:  # opening the database in post_init
         reason = " ".join(str(exc).split()) or type(exc).__name__
         print(f"Cannot open the database {config.database}: {reason}", file=sys.stderr)

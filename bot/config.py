@@ -12,9 +12,10 @@ own, for ``python -m bot.admin``.
 
 from __future__ import annotations
 
+import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.i18n import LANGUAGES
@@ -91,6 +92,13 @@ class BotConfig(DatabaseSettings):
             in advance; None: one is drawn once and kept in the database.
         daily_level: strength of the daily's three computers and of its par (``strong``:
             with a fixed node budget and no clock, the same move on every machine).
+        webhook_url: ``WEBHOOK_URL``: the public HTTPS URL Telegram posts updates to; set:
+            ``python -m bot`` serves a webhook (PTB's ``run_webhook``), None: long polling.
+        webhook_listen: ``WEBHOOK_LISTEN``: ``address:port`` the webhook server binds
+            (default ``127.0.0.1:8443``; behind a reverse proxy that terminates TLS).
+        webhook_secret: ``WEBHOOK_SECRET``: Telegram's ``X-Telegram-Bot-Api-Secret-Token``,
+            1 to 256 characters ``A-Z a-z 0-9 _ -``; required with ``WEBHOOK_URL``. A request
+            without it or with another value is refused (HTTP 403).
     """
 
     telegram_bot_token: SecretStr
@@ -106,6 +114,50 @@ class BotConfig(DatabaseSettings):
     daily_timezone: str = "Europe/Amsterdam"
     daily_secret: SecretStr | None = None
     daily_level: str = "strong"
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1:8443"
+    webhook_secret: SecretStr | None = None
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        value = (value or "").strip()
+        if not value:
+            return None
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an https:// URL (or empty for long polling)")
+        return value
+
+    @field_validator("webhook_listen")
+    @classmethod
+    def _webhook_listen(cls, value: str) -> str:
+        value = value.strip()
+        host, sep, port = value.rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError("must be address:port, e.g. 127.0.0.1:8443 or 0.0.0.0:8443")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        secret = value.get_secret_value().strip()
+        if len(secret) > 256 or not re.fullmatch(r"[A-Za-z0-9_-]+", secret):
+            raise ValueError("must be 1 to 256 characters A-Z, a-z, 0-9, _ or -")
+        return SecretStr(secret)
+
+    @model_validator(mode="after")
+    def _webhook_needs_secret(self) -> BotConfig:
+        if self.webhook_url and self.webhook_secret is None:
+            raise ValueError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
+        return self
+
+    @property
+    def webhook_address(self) -> tuple[str, int]:
+        """``WEBHOOK_LISTEN`` split into (address, port)."""
+        host, _, port = self.webhook_listen.rpartition(":")
+        return host.strip("[]"), int(port)
 
     @field_validator("telegram_bot_token")
     @classmethod
