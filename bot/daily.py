@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -112,12 +113,23 @@ def board_name(display_name: str | None) -> str:
     """A name for the global board: the first name and the initial of the last word
     (``"Anna de Vries"`` → ``"Anna V."``); empty for no usable name (the renderer writes
     "a player")."""
-    words = (display_name or "").split()
+    words = [w for w in (display_name or "").split() if visible(w)]
     if not words:
         return ""
     if len(words) == 1:
         return words[0][:32]
     return f"{words[0][:32]} {words[-1][0]}."
+
+
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters that draw nothing (Hangul fillers, the blank Braille pattern): names made of them
+look empty, a known way to have "no name" on Telegram."""
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` draws anything: a character that is not a separator, a control or
+    format character, a combining mark or one of :data:`BLANK_LETTERS`."""
+    return any(ch not in BLANK_LETTERS and unicodedata.category(ch)[0] not in "ZCM" for ch in text)
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,8 @@ def test_names_on_the_global_board_are_a_first_name_and_an_initial() -> None:
     assert board_name("Anna de Vries") == "Anna V."
     assert board_name("Anna") == "Anna"
     assert board_name("   ") == "" and board_name(None) == ""
+    assert board_name("\u3164") == "" and board_name("\u200b\u2800") == ""  # blank letters
+    assert board_name("Zoë \u3164") == "Zoë"
 
 
 def test_streaks_run_over_consecutive_days_and_stay_alive_until_tonight() -> None:
