@@ -64,3 +64,18 @@ async def test_people_without_a_usable_name_are_on_the_board(
         assert "Deleted A." in body
         assert "ㅤ" not in body and "a player" in body  # the blank name
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
+
+
+async def test_stats_of_somebody_the_bot_has_no_row_of(
+    fake_api: FakeBotApi, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    dirk = fake_api.add_user("Dirk")  # never wrote to the bot: no user row
+    group = fake_api.add_group("Club", [anna, dirk])
+    async with run_polling(daily_app(fake_api, tmp_path / "db.sqlite3", Clock()), fake_api) as bot:
+        dirks = await dirk.send(group, "hoi")  # privacy mode: the bot does not see it
+        await anna.send(group, "/stats", reply_to=dirks)
+        await bot.settle()
+        answer = fake_api.last_message(group).body
+        assert "Dirk" in answer and "No games recorded yet." in answer
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
