@@ -30,13 +30,15 @@ from __future__ import annotations
 
 from engine.players import Player, RandomPlayer
 
-LEVELS = ("strong", "basic", "random")
+LEVELS = ("strong", "basic", "random", "ismcts")
 """The levels :func:`make_player` knows; ``strong`` is the default for computer seats."""
 
 
 def make_player(level: str = "strong", *, deterministic: bool = False) -> Player:
     """A computer player of ``level``: ``"strong"`` (PIMC search with the double-dummy solver,
-    the default), ``"basic"`` (rules of thumb) or ``"random"`` (a random legal action).
+    the default), ``"basic"`` (rules of thumb), ``"random"`` (a random legal action) or
+    ``"ismcts"`` (information-set MCTS with random rollouts in card play, ``strong``'s other
+    decisions: the sparring partner of issue 14, :mod:`engine.ai.ismcts`).
 
     ``deterministic``: the strong player searches by its node budget only, without the
     wall-clock budget (``time_budget_ms=None``), so a decision depends on ``(obs, seed)``
@@ -56,6 +58,10 @@ def make_player(level: str = "strong", *, deterministic: bool = False) -> Player
         return BasicPlayer()
     if level == "random":
         return RandomPlayer()
+    if level == "ismcts":
+        from engine.ai.ismcts import IsmctsPlayer
+
+        return IsmctsPlayer()
     raise ValueError(f"unknown computer level {level!r}; use one of {', '.join(LEVELS)}")
 
 

@@ -22,6 +22,7 @@ from engine.actions import (
 )
 from engine.ai import make_player
 from engine.ai.basic import BasicPlayer
+from engine.ai.ismcts import IsmctsPlayer
 from engine.ai.strong import StrongPlayer
 from engine.cards import CARDS, SEATS, Seat, Suit
 from engine.game import GameState
@@ -45,20 +46,26 @@ def quick_strong() -> StrongPlayer:
     return StrongPlayer(max_worlds=6, node_budget=150_000, time_budget_ms=None, exact_limit=6)
 
 
-PLAYERS: list[Player] = [quick_strong(), BasicPlayer(), make_player("random")]
+def quick_ismcts() -> IsmctsPlayer:
+    """An ISMCTS player with few iterations (issue 14), the quick strong player for the rest."""
+    return IsmctsPlayer(iterations=40, rollouts=2, fallback=quick_strong())
+
+
+PLAYERS: list[Player] = [quick_strong(), BasicPlayer(), make_player("random"), quick_ismcts()]
 
 
 def test_make_player_levels() -> None:
     assert isinstance(make_player("strong"), StrongPlayer)
     assert isinstance(make_player("basic"), BasicPlayer)
     assert make_player("random").__class__.__name__ == "RandomPlayer"
+    assert isinstance(make_player("ismcts"), IsmctsPlayer)
     assert isinstance(make_player(), StrongPlayer)
     with pytest.raises(ValueError):
         make_player("grandmaster")
 
 
 def test_players_pickle() -> None:
-    for level in ("strong", "basic", "random"):
+    for level in ("strong", "basic", "random", "ismcts"):
         p = pickle.loads(pickle.dumps(make_player(level)))
         assert hasattr(p, "choose")
 
@@ -139,7 +146,7 @@ def test_no_peeking_choice_ignores_unseen_cards(
         return
     obs, obs2 = observe(game, viewer), observe(swapped, viewer)
     assert obs == obs2
-    for player in (quick_strong(), BasicPlayer()):
+    for player in (quick_strong(), BasicPlayer(), quick_ismcts()):
         assert player.choose(obs, random.Random(seed)) == player.choose(obs2, random.Random(seed))
 
 
@@ -151,6 +158,27 @@ def test_strong_is_deterministic_for_a_seed() -> None:
     p = StrongPlayer(max_worlds=8, node_budget=400_000, time_budget_ms=None)
     first = p.choose(obs, random.Random(9))
     assert all(p.choose(obs, random.Random(9)) == first for _ in range(3))
+
+
+@pytest.mark.parametrize("preset", ["amsterdam", "rotterdam"])
+def test_ismcts_is_deterministic_for_a_seed_and_plays_whole_rounds(preset: str) -> None:
+    """Issue 14: the same observation and seed give the same card; a round of ISMCTS seats
+    against strong seats has only accepted actions."""
+    game = GameState.new(Settings.from_preset(preset), 21)
+    players: list[Player] = [quick_ismcts(), quick_strong(), quick_ismcts(), quick_strong()]
+    start, n, searched = game.round_number, 0, 0
+    while not game.is_over and game.round_number == start and n < 200:
+        seat = game.to_act
+        assert seat is not None
+        obs = observe(game, seat)
+        action = players[seat].choose(obs, random.Random(n))
+        assert action in obs.legal
+        if seat in (N, S) and isinstance(action, PlayCard) and len(obs.legal) > 1:
+            assert players[seat].choose(obs, random.Random(n)) == action
+            searched += 1
+        game, _ = game.apply(action)
+        n += 1
+    assert searched >= 4
 
 
 # --- bidding -------------------------------------------------------------------------------
