@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from engine.actions import (
     Accept,
+    Action,
     Choose,
     ClaimRoem,
     Declare,
@@ -26,7 +28,7 @@ from engine.ai.ismcts import IsmctsPlayer
 from engine.ai.strong import StrongPlayer
 from engine.cards import CARDS, SEATS, Seat, Suit
 from engine.game import GameState
-from engine.observe import observe
+from engine.observe import Observation, observe
 from engine.players import Player
 from engine.round import Phase
 from engine.settings import KLAVERJAS_PRESETS, Settings
@@ -95,16 +97,30 @@ def test_a_whole_round_of_computer_players_is_legal(table: Settings) -> None:
     game = GameState.new(table, 11)
     players: list[Player] = [quick_strong(), BasicPlayer(), quick_strong(), BasicPlayer()]
     start = game.round_number
-    n = 0
+    game = play_round(game, players)
+    assert game.round_number != start or game.is_over or game.redeals
+
+
+def play_round(
+    game: GameState,
+    players: list[Player],
+    check: Callable[[Seat, Observation, Action, int], None] | None = None,
+) -> GameState:
+    """The game after ``players`` (by seat) played its current round, every action checked
+    to be legal (and by ``check(seat, obs, action, n)`` when given; ``n``: the action's
+    number, its rng seed)."""
+    start, n = game.round_number, 0
     while not game.is_over and game.round_number == start and n < 200:
         seat = game.to_act
         assert seat is not None
         obs = observe(game, seat)
         action = players[seat].choose(obs, random.Random(n))
         assert action in obs.legal
+        if check is not None:
+            check(seat, obs, action, n)
         game, _ = game.apply(action)
         n += 1
-    assert game.round_number != start or game.is_over or game.redeals
+    return game
 
 
 def _swap_unseen(game: GameState, viewer: Seat, data: st.DataObject) -> GameState | None:
@@ -164,21 +180,16 @@ def test_strong_is_deterministic_for_a_seed() -> None:
 def test_ismcts_is_deterministic_for_a_seed_and_plays_whole_rounds(preset: str) -> None:
     """Issue 14: the same observation and seed give the same card; a round of ISMCTS seats
     against strong seats has only accepted actions."""
-    game = GameState.new(Settings.from_preset(preset), 21)
     players: list[Player] = [quick_ismcts(), quick_strong(), quick_ismcts(), quick_strong()]
-    start, n, searched = game.round_number, 0, 0
-    while not game.is_over and game.round_number == start and n < 200:
-        seat = game.to_act
-        assert seat is not None
-        obs = observe(game, seat)
-        action = players[seat].choose(obs, random.Random(n))
-        assert action in obs.legal
+    searched: list[Action] = []
+
+    def again(seat: Seat, obs: Observation, action: Action, n: int) -> None:
         if seat in (N, S) and isinstance(action, PlayCard) and len(obs.legal) > 1:
             assert players[seat].choose(obs, random.Random(n)) == action
-            searched += 1
-        game, _ = game.apply(action)
-        n += 1
-    assert searched >= 4
+            searched.append(action)
+
+    play_round(GameState.new(Settings.from_preset(preset), 21), players, again)
+    assert len(searched) >= 4
 
 
 # --- bidding -------------------------------------------------------------------------------
