@@ -165,8 +165,10 @@ def main() -> int:
                     f"{name} is not set. Put it in the environment or in .env (see .env.example).",
                     file=sys.stderr,
                 )
-            else:
+            elif name:
                 print(f"{name}: {error['msg']}", file=sys.stderr)
+            else:  # a rule between settings: its message names them
+                print(error["msg"].removeprefix("Value error, "), file=sys.stderr)
         return EXIT_CONFIG
     token = config.telegram_bot_token.get_secret_value()
     configure_logging(config.log_level, token)

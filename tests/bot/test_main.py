@@ -238,6 +238,16 @@ async def test_python_m_bot_with_a_database_url_that_is_not_one_stops_with_one_l
     assert "s3cret" not in out + err
 
 
+async def test_python_m_bot_with_a_webhook_url_and_no_secret_names_the_setting(
+    tmp_path: Path,
+) -> None:
+    env = _env(TELEGRAM_BOT_TOKEN=WRONG_TOKEN, WEBHOOK_URL="https://bot.example.org/telegram")
+    code, _, err = await _run_bot(env, tmp_path, seconds=30)
+    assert code == 2, err
+    (line,) = err.splitlines()
+    assert line == "WEBHOOK_SECRET must be set when WEBHOOK_URL is set", line
+
+
 async def test_python_m_bot_with_an_unreachable_postgresql_stops_with_one_line(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
