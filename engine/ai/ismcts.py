@@ -64,16 +64,14 @@ class _Deal:
     tricks: list[int]  # tricks taken per team
     trump: int
     rule: str
-    roem: bool
     four_low: int
-    pit: bool
     defender_pit: bool
     playing: int
 
     def copy(self) -> _Deal:
         return _Deal(
             list(self.hands), list(self.trick), self.to_move, list(self.points),
-            list(self.tricks), self.trump, self.rule, self.roem, self.four_low, self.pit,
+            list(self.tricks), self.trump, self.rule, self.four_low,
             self.defender_pit, self.playing,
         )  # fmt: skip
 
@@ -102,14 +100,13 @@ class _Deal:
             mask |= 1 << c
         team = winner % 2
         self.points[team] += trick_points(mask, self.trump)
-        if self.roem:
-            self.points[team] += trick_roem(mask, self.trump, self.four_low)
+        self.points[team] += trick_roem(mask, self.trump, self.four_low)
         self.tricks[team] += 1
         self.trick = []
         self.to_move = winner
         if not any(self.hands):
             self.points[team] += 10  # the last trick, §1.4
-            if self.pit and self.tricks[team] == 8 and (team == self.playing or self.defender_pit):
+            if self.tricks[team] == 8 and (team == self.playing or self.defender_pit):
                 self.points[team] += 100  # pit, §6.4
 
     def over(self) -> bool:
@@ -189,9 +186,7 @@ class IsmctsPlayer:
             tricks=[obs.tricks_won[t] for t in (Team.NS, Team.EW)],
             trump=obs.trump.ordinal,
             rule=s.play_rule.value,
-            roem=True,
             four_low=s.four_low_cards,
-            pit=True,
             defender_pit=s.defender_pit,
             playing=team_index(obs.maker.team),
         )
