@@ -27,7 +27,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.budget import ChatBudget
+from bot.budget import GROUP, OVERALL, PRIVATE, ChatBudget, shared
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
@@ -127,7 +127,7 @@ def build_application(
         )
         outbox = Outbox(
             app.bot,
-            budget or ChatBudget(),
+            budget or _shared_budget(config.bot_workers),
             _migrated(service),
             _forbidden(app),
             spawn,
@@ -150,7 +150,15 @@ def build_application(
             after_end=after_end,
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
-        service.scheduler = _scheduler(app)
+        if repo.shared:  # several workers may share it: timers live in the database
+            service.scheduler = repo.arm_timer
+            service.computer_watch = COMPUTER_WATCH_SECONDS
+            if app.job_queue is not None:
+                app.job_queue.run_repeating(
+                    _sweep, interval=config.timer_sweep_seconds, first=0.0, name="timers"
+                )
+        else:
+            service.scheduler = _scheduler(app)
         service.daily_config = _daily_config(config)
         service.timezone = config.daily_timezone
         service.spawn = spawn
@@ -227,6 +235,29 @@ def _not_stopping(app: KlaverjasApp) -> Callable[[], bool]:
         return app.running or not seen[0]
 
     return check
+
+
+COMPUTER_WATCH_SECONDS = 30.0
+"""On a shared database, a computer turn left undone this long (its worker died) is run by
+another worker (:attr:`bot.service.core.ServiceCore.computer_watch`)."""
+
+TIMER_LEASE_SECONDS = 30.0
+"""How long a worker's claim on a due timer lasts; a worker that dies holding one loses it
+then, and another runs the timer."""
+
+
+def _shared_budget(workers: int) -> ChatBudget:
+    """Telegram's limits (:mod:`bot.budget`), this worker's share of them."""
+    return ChatBudget(
+        shared(GROUP, workers), shared(PRIVATE, workers), overall=shared(OVERALL, workers)
+    )
+
+
+async def _sweep(context: Context) -> None:
+    """The timer sweep of a shared database: run the due timers this worker claims."""
+    data = context.app_data
+    for out in await data.service.sweep_timers(lease=TIMER_LEASE_SECONDS):
+        await data.driver.submit(out)
 
 
 def _scheduler(app: KlaverjasApp) -> Any:

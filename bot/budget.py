@@ -59,6 +59,30 @@ OVERALL = Limits(limit=25, window=1.0, table_limit=20, table_gap=0.0)
 of the 25, so hands and replies still go out when every table is busy."""
 
 
+def shared(limits: Limits | None, workers: int) -> Limits | None:
+    """One worker's share of ``limits`` when ``workers`` bot processes send for one bot
+    (``BOT_WORKERS``, issue 12): the counts divided among them, so that together they stay
+    within Telegram's limit in any window (20 a minute in a group: 10 each for two); a
+    limit that cannot be divided (one a second in a private chat) gets a window ``workers``
+    times as long instead (one every 2 s each). ``workers`` < 1 is taken as 1."""
+    n = max(workers, 1)
+    if limits is None or n == 1:
+        return limits
+    if limits.limit // n >= 1:
+        return Limits(
+            limit=limits.limit // n,
+            window=limits.window,
+            table_limit=max(limits.table_limit // n, 1),
+            table_gap=limits.table_gap * n,
+        )
+    return Limits(
+        limit=limits.limit,
+        window=limits.window * n,
+        table_limit=limits.table_limit,
+        table_gap=limits.table_gap * n,
+    )
+
+
 @dataclass(slots=True)
 class _Chat:
     stamps: deque[float] = field(default_factory=deque)

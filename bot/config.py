@@ -99,6 +99,13 @@ class BotConfig(DatabaseSettings):
         webhook_secret: ``WEBHOOK_SECRET``: Telegram's ``X-Telegram-Bot-Api-Secret-Token``,
             1 to 256 characters ``A-Z a-z 0-9 _ -``; required with ``WEBHOOK_URL``. A request
             without it or with another value is refused (HTTP 403).
+        bot_workers: ``BOT_WORKERS``: how many bot processes share the database and
+            Telegram's updates (behind a load balancer, webhook mode), 1 to 64; each keeps to
+            its share of Telegram's per-chat and per-bot limits (``bot.budget.shared``).
+            Above 1 it needs PostgreSQL.
+        timer_sweep_seconds: ``TIMER_SWEEP_SECONDS``: on PostgreSQL, how often a worker
+            looks for turn timers that are due, whichever worker armed them (claimed in the
+            database, so each runs once), 0.1 to 60; SQLite: timers are jobs in the process.
     """
 
     telegram_bot_token: SecretStr
@@ -117,6 +124,8 @@ class BotConfig(DatabaseSettings):
     webhook_url: str | None = None
     webhook_listen: str = "127.0.0.1:8443"
     webhook_secret: SecretStr | None = None
+    bot_workers: int = Field(default=1, ge=1, le=64)
+    timer_sweep_seconds: float = Field(default=1.0, ge=0.1, le=60)
 
     @field_validator("webhook_url")
     @classmethod
@@ -151,6 +160,14 @@ class BotConfig(DatabaseSettings):
     def _webhook_needs_secret(self) -> BotConfig:
         if self.webhook_url and self.webhook_secret is None:
             raise ValueError("WEBHOOK_SECRET must be set when WEBHOOK_URL is set")
+        return self
+
+    @model_validator(mode="after")
+    def _workers_need_postgresql(self) -> BotConfig:
+        if self.bot_workers > 1 and self.database.backend is not Backend.POSTGRESQL:
+            raise ValueError(
+                "BOT_WORKERS above 1 needs a PostgreSQL DATABASE_URL (one process per SQLite file)"
+            )
         return self
 
     @property

@@ -245,7 +245,29 @@ _STANDINGS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS, _STANDINGS)
+_TIMER_CLAIMS = Migration(
+    5,
+    "turn timers any worker can claim",
+    (
+        # When the running timer should next run (its reminder, then its deadline; NULL:
+        # at the deadline), and until when a worker holds it (issue 12: several workers on
+        # one database; each timer fires once).
+        "ALTER TABLE games ADD COLUMN timer_wake_at REAL",
+        "ALTER TABLE games ADD COLUMN timer_claimed_until REAL",
+        """
+        CREATE INDEX games_timer_due ON games (COALESCE(timer_wake_at, deadline_at))
+            WHERE deadline_at IS NOT NULL
+        """,
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    _INITIAL,
+    _FORMER_PLAYER,
+    _SEAT_TIMEOUTS,
+    _STANDINGS,
+    _TIMER_CLAIMS,
+)
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 
 _BOOTSTRAP = """

@@ -114,9 +114,19 @@ class PostgresRepository(StatsStore):
     documented on the protocol (the standings' in :mod:`storage.stats_sql`).
     """
 
-    def __init__(self, pool: asyncpg.Pool[asyncpg.Record], version: int) -> None:
-        """Wrap an open pool on a migrated database; use :meth:`open` instead."""
+    shared = True
+    """Several bot processes may share the database (issue 12)."""
+
+    def __init__(
+        self,
+        pool: asyncpg.Pool[asyncpg.Record],
+        version: int,
+        lock_pool: asyncpg.Pool[asyncpg.Record] | None = None,
+    ) -> None:
+        """Wrap open pools on a migrated database (``lock_pool``: the connections that hold
+        :meth:`game_lock`; ``pool`` when not given); use :meth:`open` instead."""
         self._pool: asyncpg.Pool[asyncpg.Record] | None = pool
+        self._lock_pool: asyncpg.Pool[asyncpg.Record] | None = lock_pool or pool
         self._schema_version = version
         self.transactions = 0
         """Database transactions begun so far, for benchmarks: one per call (an autocommit
@@ -154,15 +164,21 @@ class PostgresRepository(StatsStore):
         try:
             async with pool.acquire() as conn:
                 version = await apply_migrations(conn, migrations, clock=clock)
+            lock_pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max(max_size, 4), timeout=connect_timeout
+            )
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, version)
+        return cls(pool, version, lock_pool)
 
     async def close(self) -> None:
         """Close the pool (waits for calls in progress to give their connection back).
         Idempotent."""
         pool, self._pool = self._pool, None
+        locks, self._lock_pool = self._lock_pool, None
+        if locks is not None and locks is not pool:
+            await locks.close()
         if pool is not None:
             await pool.close()
 
@@ -439,6 +455,42 @@ class PostgresRepository(StatsStore):
         """See :meth:`Repository.mark_reminded`."""
         async with self._conn() as conn:
             await games.mark_reminded(conn, game_id, expected_version)
+
+    # -- several workers on one database (issue 12) ------------------------------------------
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """See :meth:`Repository.game_lock`: a session advisory lock on a connection of the
+        lock pool (apart from the pool the calls inside the block use, so holders never wait
+        for their own connections). A cancelled or failed unlock is undone by asyncpg's reset
+        of the connection (``pg_advisory_unlock_all``); a process that dies loses its
+        connections and with them its locks. Not counted in ``transactions``."""
+        pool = self._lock_pool
+        if pool is None:
+            raise RuntimeError("the repository is closed")
+        async with pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+            try:
+                yield
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+
+    async def arm_timer(self, game_id: int, expected_version: int, wake_at: float) -> bool:
+        """See :meth:`Repository.arm_timer`."""
+        async with self._conn() as conn:
+            return await games.arm_timer(conn, game_id, expected_version, wake_at)
+
+    async def claim_due_timers(
+        self, now: float, *, lease: float, limit: int = 50
+    ) -> list[tuple[int, int]]:
+        """See :meth:`Repository.claim_due_timers`."""
+        async with self._conn() as conn:
+            return await games.claim_due_timers(conn, now, lease=lease, limit=limit)
+
+    async def release_timer(self, game_id: int, version: int) -> None:
+        """See :meth:`Repository.release_timer`."""
+        async with self._conn() as conn:
+            await games.release_timer(conn, game_id, version)
 
     # -- games: queries -----------------------------------------------------------------------
 

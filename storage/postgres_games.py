@@ -288,7 +288,8 @@ async def append_actions(
         "WITH game AS ("
         " UPDATE games SET snapshot = $3, status = $4, deadline_at = $5, deadline_seat = $6,"
         " reminded = $7, action_count = action_count + cardinality($8::text[]),"
-        " version = version + 1, updated_at = $9"
+        " version = version + 1, updated_at = $9, timer_wake_at = NULL,"
+        " timer_claimed_until = NULL"
         " WHERE game_id = $1 AND version = $2 AND status = ANY($10::text[])"
         " RETURNING version, action_count"
         "), log AS ("
@@ -333,7 +334,9 @@ async def set_table_message(
 ) -> None:
     """See :meth:`Repository.set_table_message` (one statement; no version bump)."""
     done = await conn.fetchval(
-        "UPDATE games SET table_message_id = $2 "
+        "UPDATE games SET table_message_id = CASE WHEN $2::bigint IS NULL"
+        " OR table_message_id IS NULL OR table_message_id < $2 THEN $2::bigint"
+        " ELSE table_message_id END "
         "WHERE game_id = $1 AND ($3::int IS NULL OR version = $3) RETURNING 1",
         game_id,
         message_id,
@@ -357,8 +360,9 @@ async def set_hand_message(
     done = await conn.fetchval(
         "WITH game AS (SELECT game_id FROM games WHERE game_id = $1 "
         "AND ($5::int IS NULL OR version = $5) FOR SHARE) "
-        "UPDATE game_seats SET hand_chat_id = $3, hand_message_id = $4 "
-        "WHERE game_id = (SELECT game_id FROM game) AND seat = $2 RETURNING 1",
+        "UPDATE game_seats SET hand_chat_id = $3::bigint, hand_message_id = $4::bigint "
+        "WHERE game_id = (SELECT game_id FROM game) AND seat = $2 AND NOT COALESCE($4::bigint IS NOT NULL"
+        " AND hand_chat_id = $3 AND hand_message_id >= $4, FALSE) RETURNING 1",
         game_id,
         seat,
         message.chat_id if message else None,
@@ -372,13 +376,60 @@ async def set_hand_message(
 async def mark_reminded(conn: Conn, game_id: int, expected_version: int) -> None:
     """See :meth:`Repository.mark_reminded` (one statement; no-op without a timer)."""
     done = await conn.fetchval(
-        "UPDATE games SET reminded = TRUE "
+        "UPDATE games SET reminded = TRUE, timer_wake_at = NULL, timer_claimed_until = NULL "
         "WHERE game_id = $1 AND version = $2 AND deadline_at IS NOT NULL RETURNING 1",
         game_id,
         expected_version,
     )
     if done is None:
         await _check_version(conn, game_id, expected_version)
+
+
+async def arm_timer(conn: Conn, game_id: int, expected_version: int, wake_at: float) -> bool:
+    """See :meth:`Repository.arm_timer` (one statement)."""
+    done = await conn.fetchval(
+        "UPDATE games SET timer_wake_at = $3, timer_claimed_until = NULL "
+        "WHERE game_id = $1 AND version = $2 AND deadline_at IS NOT NULL RETURNING 1",
+        game_id,
+        expected_version,
+        wake_at,
+    )
+    return done is not None
+
+
+async def claim_due_timers(
+    conn: Conn, now: float, *, lease: float, limit: int
+) -> list[tuple[int, int]]:
+    """See :meth:`Repository.claim_due_timers`: one statement; rows another worker is
+    claiming right now are skipped (``FOR UPDATE SKIP LOCKED``), so two workers never claim
+    one timer."""
+    if lease <= 0 or limit < 1:
+        raise ValueError("lease must be > 0 and limit >= 1")
+    rows = await conn.fetch(
+        "WITH due AS (SELECT game_id FROM games WHERE status = $1 AND deadline_at IS NOT NULL"
+        " AND COALESCE(timer_wake_at, deadline_at) <= $2"
+        " AND (timer_claimed_until IS NULL OR timer_claimed_until <= $2)"
+        " ORDER BY COALESCE(timer_wake_at, deadline_at), game_id LIMIT $4"
+        " FOR UPDATE SKIP LOCKED)"
+        " UPDATE games AS g SET timer_claimed_until = $2 + $3::float8 FROM due"
+        " WHERE g.game_id = due.game_id"
+        " RETURNING g.game_id, g.version, COALESCE(g.timer_wake_at, g.deadline_at) AS due_at",
+        GameStatus.ACTIVE.value,
+        now,
+        lease,
+        limit,
+    )
+    ordered = sorted(rows, key=lambda r: (r["due_at"], r["game_id"]))
+    return [(int(r["game_id"]), int(r["version"])) for r in ordered]
+
+
+async def release_timer(conn: Conn, game_id: int, version: int) -> None:
+    """See :meth:`Repository.release_timer` (one statement)."""
+    await conn.execute(
+        "UPDATE games SET timer_claimed_until = NULL WHERE game_id = $1 AND version = $2",
+        game_id,
+        version,
+    )
 
 
 async def migrate_chat(

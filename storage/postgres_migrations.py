@@ -217,7 +217,26 @@ _STANDINGS = Migration(
     ),
 )
 
-PG_MIGRATIONS: tuple[Migration, ...] = (_INITIAL, _FORMER_PLAYER, _SEAT_TIMEOUTS, _STANDINGS)
+_TIMER_CLAIMS = Migration(
+    5,
+    "turn timers any worker can claim",
+    (
+        "ALTER TABLE games ADD COLUMN timer_wake_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN timer_claimed_until DOUBLE PRECISION",
+        """
+        CREATE INDEX games_timer_due ON games ((COALESCE(timer_wake_at, deadline_at)))
+            WHERE deadline_at IS NOT NULL
+        """,
+    ),
+)
+
+PG_MIGRATIONS: tuple[Migration, ...] = (
+    _INITIAL,
+    _FORMER_PLAYER,
+    _SEAT_TIMEOUTS,
+    _STANDINGS,
+    _TIMER_CLAIMS,
+)
 """Every PostgreSQL migration, in order: same numbers and names as ``MIGRATIONS``."""
 
 MIGRATION_LOCK = 0x6B6C_6A73_6368_6D61  # "kljschma"

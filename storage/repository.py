@@ -12,7 +12,9 @@ Rules every implementation follows:
   return the new one. *Bookkeeping writes* (:meth:`set_table_message`, :meth:`set_hand_message`,
   :meth:`mark_reminded`) record Telegram facts that do not change what a player may do: they may
   check ``expected_version`` but never bump it, so buttons already sent with the current version
-  stay valid.
+  stay valid. Message ids only move forward: recording a message older than the one stored
+  (a smaller id in the same chat) keeps the stored one, so a slower worker cannot bring back
+  a message another worker already replaced.
 * **Failures.** A write that raises has changed nothing. Errors: :class:`~storage.errors.NotFound`
   (the game / user / chat does not exist), :class:`~storage.errors.StaleVersion` (compare-and-set
   lost), :class:`~storage.errors.WrongStatus` (finished/abandoned game, or a transition not in
@@ -29,6 +31,7 @@ Rules every implementation follows:
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Protocol, Self
 
@@ -57,6 +60,10 @@ from storage.stats_rows import (
 
 class Repository(Protocol):
     """Async persistence of users, chats and games. See the module docstring for the rules."""
+
+    shared: bool
+    """True when several bot processes may use the database at once (PostgreSQL): then
+    the turn timers are armed in it (:meth:`arm_timer`) and every worker sweeps them."""
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -224,6 +231,37 @@ class Repository(Protocol):
     async def mark_reminded(self, game_id: int, expected_version: int) -> None:
         """Set ``timer.reminded`` for the timer running at ``expected_version`` (no-op if no
         timer runs). Raises ``NotFound``, ``StaleVersion``."""
+
+    # -- several workers on one database (issue 12) -------------------------------------------
+
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold the game for the block across processes: PostgreSQL takes a session advisory
+        lock (``pg_advisory_lock(game_id)``) on a connection of its own, released at the
+        block's end or when the process dies; SQLite (one bot process per file) holds
+        nothing. Not re-entrant. Use it around a load, a decision and its write, so two
+        workers never decide on the same version of a game."""
+
+    async def arm_timer(self, game_id: int, expected_version: int, wake_at: float) -> bool:
+        """Store when the running turn timer should next run (the reminder first, then the
+        deadline; epoch seconds), so that any worker's :meth:`claim_due_timers` finds it;
+        drops a claim. False (nothing changed) when the game is not at ``expected_version``
+        or runs no timer. Bookkeeping: no version bump. A state write
+        (:meth:`append_actions`) and :meth:`mark_reminded` forget the wake time (the timer
+        is then due at its deadline until armed again)."""
+
+    async def claim_due_timers(
+        self, now: float, *, lease: float, limit: int = 50
+    ) -> list[tuple[int, int]]:
+        """Claim up to ``limit`` active games whose timer is due (its wake time, or its
+        deadline when none is stored, ``<= now``) and not held by a claim that lasts beyond
+        ``now``; each claim lasts ``lease`` seconds. Returns ``(game_id, version)``, the
+        earliest due first. Two callers never get the same timer while a claim lasts; a
+        worker that dies holding one loses it when the lease ends. Raises ``ValueError``
+        (``lease <= 0`` or ``limit < 1``)."""
+
+    async def release_timer(self, game_id: int, version: int) -> None:
+        """Drop the claim on the timer of ``game_id`` at ``version`` (after it ran; no-op at
+        another version or without a claim)."""
 
     # -- queries ------------------------------------------------------------------------------
 

@@ -83,6 +83,9 @@ class SqliteRepository(StatsStore):
     documented on the protocol (the standings' in :mod:`storage.stats_sql`).
     """
 
+    shared = False
+    """One bot process per file: nothing to share with (issue 12)."""
+
     def __init__(self, conn: aiosqlite.Connection, version: int) -> None:
         """Wrap an open, migrated connection; use :meth:`open` instead."""
         self._conn: aiosqlite.Connection | None = conn
@@ -507,6 +510,31 @@ class SqliteRepository(StatsStore):
         """See :meth:`Repository.mark_reminded`."""
         async with self._write_game(game_id) as tx:
             await games.mark_reminded(tx, game_id, expected_version)
+
+    # -- several workers (issue 12): one process per SQLite file ----------------------------
+
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """See :meth:`Repository.game_lock`: nothing to hold (one bot process per file; the
+        service's own lock serializes the process)."""
+        yield
+
+    async def arm_timer(self, game_id: int, expected_version: int, wake_at: float) -> bool:
+        """See :meth:`Repository.arm_timer`."""
+        async with self._write() as tx:
+            return await games.arm_timer(tx, game_id, expected_version, wake_at)
+
+    async def claim_due_timers(
+        self, now: float, *, lease: float, limit: int = 50
+    ) -> list[tuple[int, int]]:
+        """See :meth:`Repository.claim_due_timers`."""
+        async with self._write() as tx:
+            return await games.claim_due_timers(tx, now, lease=lease, limit=limit)
+
+    async def release_timer(self, game_id: int, version: int) -> None:
+        """See :meth:`Repository.release_timer`."""
+        async with self._write() as tx:
+            await games.release_timer(tx, game_id, version)
 
     # -- games: queries -----------------------------------------------------------------------
 

@@ -279,7 +279,8 @@ async def append_actions(
     allowed_from = [s for s in GameStatus if status in ALLOWED_TRANSITIONS[s]]
     row = await tx.one(
         "UPDATE games SET snapshot = ?, status = ?, deadline_at = ?, deadline_seat = ?, "
-        "reminded = ?, action_count = action_count + ?, version = version + 1, updated_at = ? "
+        "reminded = ?, action_count = action_count + ?, version = version + 1, updated_at = ?, "
+        "timer_wake_at = NULL, timer_claimed_until = NULL "
         f"WHERE game_id = ? AND version = ? AND status IN ({placeholders(len(allowed_from))}) "
         "RETURNING version, action_count",
         (
@@ -315,7 +316,11 @@ async def set_table_message(
 ) -> None:
     """See :meth:`Repository.set_table_message`."""
     await _check_version(tx, game_id, expected_version)
-    await tx.run("UPDATE games SET table_message_id = ? WHERE game_id = ?", (message_id, game_id))
+    await tx.run(
+        "UPDATE games SET table_message_id = ? WHERE game_id = ? "
+        "AND (? IS NULL OR table_message_id IS NULL OR table_message_id < ?)",
+        (message_id, game_id, message_id, message_id),
+    )
 
 
 async def set_hand_message(
@@ -329,15 +334,13 @@ async def set_hand_message(
     """See :meth:`Repository.set_hand_message`."""
     check_seat(seat)
     await _check_version(tx, game_id, expected_version)
+    chat_id = message.chat_id if message else None
+    message_id = message.message_id if message else None
     await tx.run(
         "UPDATE game_seats SET hand_chat_id = ?, hand_message_id = ? "
-        "WHERE game_id = ? AND seat = ?",
-        (
-            message.chat_id if message else None,
-            message.message_id if message else None,
-            game_id,
-            seat,
-        ),
+        "WHERE game_id = ? AND seat = ? AND (? IS NULL OR hand_chat_id IS NULL "
+        "OR hand_chat_id != ? OR hand_message_id IS NULL OR hand_message_id < ?)",
+        (chat_id, message_id, game_id, seat, message_id, chat_id, message_id),
     )
 
 
@@ -345,8 +348,56 @@ async def mark_reminded(tx: Tx, game_id: int, expected_version: int) -> None:
     """See :meth:`Repository.mark_reminded`."""
     await _check_version(tx, game_id, expected_version)
     await tx.run(
-        "UPDATE games SET reminded = 1 WHERE game_id = ? AND deadline_at IS NOT NULL", (game_id,)
+        "UPDATE games SET reminded = 1, timer_wake_at = NULL, timer_claimed_until = NULL "
+        "WHERE game_id = ? AND deadline_at IS NOT NULL",
+        (game_id,),
     )
+
+
+async def arm_timer(tx: Tx, game_id: int, expected_version: int, wake_at: float) -> bool:
+    """See :meth:`Repository.arm_timer`."""
+    done = await tx.run(
+        "UPDATE games SET timer_wake_at = ?, timer_claimed_until = NULL "
+        "WHERE game_id = ? AND version = ? AND deadline_at IS NOT NULL",
+        (wake_at, game_id, expected_version),
+    )
+    return done > 0
+
+
+async def claim_due_timers(
+    tx: Tx, now: float, *, lease: float, limit: int
+) -> list[tuple[int, int]]:
+    """See :meth:`Repository.claim_due_timers` (inside one write transaction: SQLite's write
+    lock makes the look-up and the claim one step)."""
+    if lease <= 0 or limit < 1:
+        raise ValueError("lease must be > 0 and limit >= 1")
+    rows = await tx.all(
+        f"SELECT game_id, version FROM games WHERE {TIMER_DUE} "
+        "ORDER BY COALESCE(timer_wake_at, deadline_at), game_id LIMIT ?",
+        (GameStatus.ACTIVE.value, now, now, limit),
+    )
+    for row in rows:
+        await tx.run(
+            "UPDATE games SET timer_claimed_until = ? WHERE game_id = ?",
+            (now + lease, row["game_id"]),
+        )
+    return [(int(row["game_id"]), int(row["version"])) for row in rows]
+
+
+async def release_timer(tx: Tx, game_id: int, version: int) -> None:
+    """See :meth:`Repository.release_timer`."""
+    await tx.run(
+        "UPDATE games SET timer_claimed_until = NULL WHERE game_id = ? AND version = ?",
+        (game_id, version),
+    )
+
+
+TIMER_DUE = (
+    "status = ? AND deadline_at IS NOT NULL AND COALESCE(timer_wake_at, deadline_at) <= ? "
+    "AND (timer_claimed_until IS NULL OR timer_claimed_until <= ?)"
+)
+"""A game whose turn timer should run now and that no live lease holds (``?``: the active
+status, now, now)."""
 
 
 async def migrate_chat(tx: Tx, old_chat_id: int, new_chat_id: int, *, now: float) -> ChatMigration:

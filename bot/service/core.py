@@ -8,10 +8,12 @@ No Telegram calls and no text: callers get :class:`~bot.outcome.Outcome` values.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.computer import ComputerPlayers
@@ -27,8 +29,9 @@ from engine.record import replay_actions
 from engine.round import Phase
 from storage import Game, GameStatus, MessageRef, Repository, SeatKind, TurnTimer
 
-Scheduler = Callable[[int, int, float], None]
-"""``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then."""
+Scheduler = Callable[[int, int, float], Awaitable[object] | None]
+"""``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then (a
+JobQueue job in this process, or the wake time stored for every worker's sweep)."""
 
 REMINDER_LEAD = 20
 """Seconds before the deadline at which the player is reminded (at most half the turn time)."""
@@ -65,15 +68,30 @@ class ServiceCore:
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, GameState]] = {}
         self.scheduler: Scheduler | None = None
+        self.computer_watch = 0.0
+        """Seconds after which a computer's pending turn counts as a timer (0: never). Set
+        when several workers share the database: a worker that dies between a human's move
+        and the computers' leaves that timer for another worker to run (issue 12)."""
 
     # --- loading -----------------------------------------------------------------------------
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock that serializes work on one game (never a global lock)."""
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Serialize work on one game (never a global lock): this process's lock, then the
+        repository's lock across processes (:meth:`storage.Repository.game_lock`; several
+        workers on one PostgreSQL, issue 12)."""
         lk = self._locks.get(game_id)
         if lk is None:
             lk = self._locks[game_id] = asyncio.Lock()
-        return lk
+        async with lk, self.repo.game_lock(game_id):
+            yield
+
+    async def _arm(self, game_id: int, version: int, at: float) -> None:
+        """Have the scheduler wake :meth:`timer_fired` for ``version`` at ``at``."""
+        if self.scheduler is not None:
+            armed = self.scheduler(game_id, version, at)
+            if inspect.isawaitable(armed):
+                await armed
 
     async def load(self, game_id: int) -> Table | None:
         """The game with its engine state, or None."""
@@ -182,8 +200,8 @@ class ServiceCore:
         if state.is_over:
             self._forget(table.game_id)
             await self._ended(table.game_id)
-        if timer is not None and self.scheduler is not None:
-            self.scheduler(table.game_id, version, self._wake_at(timer, table.settings))
+        if timer is not None:
+            await self._arm(table.game_id, version, self._wake_at(timer, table.settings))
 
     async def _ended(self, game_id: int) -> None:
         """A game just finished or was abandoned (its last write is stored; lock held). The
@@ -201,12 +219,18 @@ class ServiceCore:
         table has no turn time)."""
         to_act = state.to_act
         timeout = table.settings.turn_timeout
-        if to_act is None or timeout <= 0:
+        if to_act is None:
             return None
         waiting = awaited_seats(table, state)
-        if waiting:  # the computers wait for this human's contra / re (or its pass)
+        if waiting and timeout > 0:  # the computers wait for this human's contra / re
             return TurnTimer(self.clock() + timeout, int(waiting[0]))
         if table.kind(to_act) is not SeatKind.HUMAN:
+            if waiting or self.computer_watch <= 0:
+                return None
+            # A watch, not a turn time: no reminder; any worker runs the computers when the
+            # one that should have did not (it died), see timer_fired.
+            return TurnTimer(self.clock() + self.computer_watch, int(to_act), reminded=True)
+        if timeout <= 0:
             return None
         return TurnTimer(self.clock() + timeout, int(to_act))
 

@@ -84,10 +84,13 @@ class PlayOps(ServiceCore):
         takeover: int | None = None,
         limit: int | None = None,
         timeouts: Mapping[int, int] | None = None,
+        retries: int = 2,
     ) -> Outcome:
         """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
         turn timed out; the computer plays that one turn for them. ``timeouts``: the seats'
-        new timeout counts, saved with the moves."""
+        new timeout counts, saved with the moves. ``retries``: how often a lost
+        compare-and-set is decided again on the reloaded game (a timeout's takeover is not
+        redone: its timer is stale then)."""
         assert table.state is not None
         state = table.state
         out = Outcome(game_id=table.game_id, before=active_seats(state, table))
@@ -109,7 +112,14 @@ class PlayOps(ServiceCore):
         try:
             await self._commit(table, state, actions, out, timeouts)
         except StaleVersion:
-            return Outcome(game_id=table.game_id)
+            # Another writer was first (a worker without the lock, or an old row): decide
+            # again on the game as it is now, so no computer turn is dropped.
+            if retries <= 0:
+                return Outcome(game_id=table.game_id)
+            fresh = await self.load(table.game_id)
+            if fresh is None or fresh.state is None or fresh.row.status is not GameStatus.ACTIVE:
+                return Outcome(game_id=table.game_id)
+            return await self._run_computers(fresh, limit=limit, retries=retries - 1)
         return out
 
     async def _computer_action(

@@ -124,8 +124,7 @@ class SeatOps(PlayOps):
         assert table.state is not None
         stored, wanted = table.row.timer, self._timer_for(table, table.state)
         if stored is not None and wanted is not None and stored.seat == wanted.seat:
-            if self.scheduler is not None:
-                self.scheduler(table.game_id, table.version, self._wake_at(stored, table.settings))
+            await self._arm(table.game_id, table.version, self._wake_at(stored, table.settings))
             return table
         if stored is None and wanted is None:
             return table

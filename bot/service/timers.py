@@ -5,9 +5,13 @@ table is re-armed and redrawn."""
 
 from __future__ import annotations
 
+import logging
+
 from bot.outcome import Notice, NoticeKind, Outcome
 from bot.service.seats import SeatOps
 from storage import GameStatus, SeatKind
+
+log = logging.getLogger(__name__)
 
 MAX_TIMEOUTS = 3
 """Turn timeouts in a row after which an absent player's seat goes to a computer for good."""
@@ -34,19 +38,37 @@ class TimerOps(SeatOps):
             if self.clock() < timer.deadline_at - 0.05:
                 if not timer.reminded:
                     await self.repo.mark_reminded(game_id, version)
-                if self.scheduler is not None:
-                    self.scheduler(game_id, version, timer.deadline_at)
+                await self._arm(game_id, version, timer.deadline_at)
                 if timer.reminded:
                     return Outcome(game_id=game_id)
                 return Outcome(game_id=game_id, notices=[Notice(NoticeKind.REMINDER, timer.seat)])
-            if table.kind(timer.seat) is not SeatKind.HUMAN:
-                return await self._run_computers(table, takeover=timer.seat)
+            if table.kind(timer.seat) is not SeatKind.HUMAN:  # a computer's turn left undone
+                return await self._run_computers(table)
             missed = table.row.seats[timer.seat].timeouts + 1
             if missed < MAX_TIMEOUTS:
                 return await self._run_computers(
                     table, takeover=timer.seat, timeouts={timer.seat: missed}
                 )
             return await self._to_computer(table, timer.seat, NoticeKind.ABSENT, None)
+
+    async def sweep_timers(self, *, lease: float, limit: int = 50) -> list[Outcome]:
+        """Run the turn timers that are due, whichever worker armed them: each is claimed in
+        the database first (:meth:`storage.Repository.claim_due_timers`), so it fires once
+        even with several workers sweeping; a worker that dies holding a claim loses it
+        after ``lease`` seconds and another runs the timer (issue 12). Returns one outcome
+        per timer run, for the presenter; never raises for one timer's failure (logged;
+        its claim runs out)."""
+        outcomes = []
+        for game_id, version in await self.repo.claim_due_timers(
+            self.clock(), lease=lease, limit=limit
+        ):
+            try:
+                outcomes.append(await self.timer_fired(game_id, version))
+            except Exception:
+                log.exception("turn timer of game %s failed", game_id)
+                continue
+            await self.repo.release_timer(game_id, version)
+        return outcomes
 
     async def resume(self) -> list[Outcome]:
         """After a restart: re-arm every running timer (storing the turn timer a table needs if
