@@ -132,6 +132,7 @@ def build_application(
             _forbidden(app),
             spawn,
             running=_not_stopping(app),
+            shared=repo.shared,
         )
         presenter = Presenter(service, outbox, app.bot.username)
 

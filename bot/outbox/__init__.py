@@ -87,6 +87,10 @@ class Outbox(OutboxCalls):
         running: whether the bot still runs; once it stops, the workers finish what they can
             in :data:`SHUTDOWN_GRACE` seconds (what is left unsent is redrawn after the
             restart).
+        shared: other bot workers show the same surfaces (several workers on one database,
+            issue 12): a newer message id from the caller's records (storage) wins over this
+            outbox's own, and what a surface shows is never taken as known (another worker
+            may have edited it since), so every :meth:`show` is drawn.
     """
 
     def __init__(
@@ -97,8 +101,11 @@ class Outbox(OutboxCalls):
         on_forbidden: OnForbidden,
         spawn: Spawn | None = None,
         running: Callable[[], bool] = lambda: True,
+        *,
+        shared: bool = False,
     ) -> None:
         self.bot = bot
+        self.shared = shared
         self._running = running
         self.budget = budget
         self._on_migrated = on_migrated
@@ -208,13 +215,19 @@ class Outbox(OutboxCalls):
         chat_id = self.migrated.get(chat_id, chat_id)
         surface = self._surfaces.get(key)
         if surface is None or surface.chat_id != chat_id:
-            surface = Surface(key, chat_id, message_id=message_id)
+            surface = Surface(key, chat_id, message_id=message_id, latest=message_id)
             self._surfaces[key] = surface
         self._surfaces.move_to_end(key)
         while len(self._surfaces) > SURFACES_KEPT:
             self._surfaces.popitem(last=False)
         if surface.sealed or (surface.final and not final):
             return
+        if self.shared:
+            if message_id is not None and message_id > (surface.latest or 0):
+                # another worker sent the surface's newest message: show it there
+                surface.message_id = surface.latest = message_id
+                surface.fresh = False
+            surface.shown = None
         surface.recorded = message_id
         surface.desired = content
         surface.thread_id = thread_id
@@ -240,7 +253,7 @@ class Outbox(OutboxCalls):
         chat_id = self.migrated.get(chat_id, chat_id)
         surface = self._surfaces.get(key)
         if surface is None or surface.chat_id != chat_id:
-            surface = Surface(key, chat_id, message_id=message_id)
+            surface = Surface(key, chat_id, message_id=message_id, latest=message_id)
             self._surfaces[key] = surface
         if surface.message_id is None or surface.sealed:
             return False

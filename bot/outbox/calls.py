@@ -266,6 +266,7 @@ class OutboxCalls:
         old = surface.message_id
         msg = await self._send(job, content, surface.thread_id)
         surface.message_id, surface.fresh = msg.message_id, False
+        surface.latest = max(surface.latest or 0, msg.message_id)
         await self._shown(surface, content)
         if old is not None and not surface.keep_old:
             self.delete(job.chat_id, old)

@@ -74,6 +74,8 @@ class Surface:
     on_sent: OnSent | None = None
     recorded: int | None = None
     """The message id the caller's records hold (``on_sent`` brings them up to date)."""
+    latest: int | None = None
+    """The newest message id the surface has had (a retired one included)."""
 
 
 class Kind(Enum):
