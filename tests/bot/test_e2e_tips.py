@@ -11,6 +11,12 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.service import next_setting
+from bot.tables import TableSettings
+from bot.taps import Setting
+from engine.settings import Settings
 from storage import open_repository
 from tests.fakebot import FakeBotApi, SimUser, run_polling
 from tests.fakebot.model import FakeChat, FakeMessage
@@ -23,7 +29,7 @@ from .helpers import (
     make_app,
     play_turn,
 )
-from .test_e2e_daily import Clock, daily_app
+from .test_e2e_daily import Clock, daily_app, play_daily
 
 TIP_WAIT = 30.0
 """Seconds to wait for a tip's answer (a strong search in the test's one computer thread)."""
@@ -234,3 +240,51 @@ async def test_group_game_with_the_setting_has_the_tip_and_refuses_strangers_and
         assert found and found[1] in legal, answer.text
         assert await _action_count(db) == before
     fake_api.assert_callbacks_answered_once()
+
+
+async def test_an_unranked_daily_attempt_has_the_tip(fake_api: FakeBotApi, tmp_path: Path) -> None:
+    """The ranked attempt (the day's first) has none; "play again" is unranked and has it."""
+    anna = fake_api.add_user("Anna", started=True)
+    async with run_polling(daily_app(fake_api, tmp_path / "db.sqlite3", Clock()), fake_api) as bot:
+        await play_daily(bot, anna)
+        await anna.send(None, "/daily")
+        await bot.settle()
+        board = anna.private_chat.bot_messages[-1]
+        await (await anna.tap(board, by_action("again"))).wait_answered()
+        await bot.settle()
+        _, hand = await to_card_turn(bot, [anna], random.Random(3), anna.private_chat, cards=2)
+        data = tip_data(hand)
+        assert data is not None
+        answer = await (await anna.tap_data(hand, data)).wait_answered(TIP_WAIT)
+        assert answer.show_alert and answer.text is not None
+        found = re.match(r"^💡 Play (\S+) — expected round score: ", answer.text)
+        assert found and found[1] in [label for label, _ in card_buttons(hand)], answer.text
+    fake_api.assert_callbacks_answered_once()
+
+
+async def test_a_group_table_of_one_person_and_computers_has_the_tip(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Solo means one person and computers, in a group too (no setting needed)."""
+    anna = fake_api.add_user("Anna", language_code="nl", started=True)
+    group = fake_api.add_group("Club", members=[anna], admins=[anna])
+    async with run_polling(make_app(fake_api, tmp_path / "db.sqlite3"), fake_api) as bot:
+        await _group_game(fake_api, bot, group, [anna], tips=False)
+        _, hand = await to_card_turn(bot, [anna], random.Random(1), cards=2)
+        assert tip_data(hand) is not None
+    fake_api.assert_callbacks_answered_once()
+
+
+def test_the_tips_setting_is_stored_toggled_and_off_in_older_settings() -> None:
+    """A table's ``tips`` (default off) survives storage, the lobby toggles it and keeps it
+    through the other settings; settings stored before it existed read as off."""
+    old = TableSettings(Settings.from_preset("rotterdam"), 60)
+    assert old.tips is False and "tips" not in old.to_json()
+    assert TableSettings.from_json('{"rules": {}, "turn_timeout": 30}').tips is False
+    on = next_setting(old, Setting.TIPS)
+    assert on.tips is True and TableSettings.from_json(on.to_json()) == on
+    for setting in (Setting.PRESET, Setting.ROUNDS, Setting.TIMEOUT, Setting.AUTO_DECLARE):
+        assert next_setting(on, setting).tips is True
+    assert next_setting(on, Setting.TIPS) == old
+    with pytest.raises(ValueError, match="tips"):
+        TableSettings.from_json('{"rules": {}, "turn_timeout": 30, "tips": "yes"}')
