@@ -132,13 +132,21 @@ def by_action(action: str) -> Callable[[Button], bool]:
 async def play_turn(
     users: Sequence[SimUser], rng: random.Random, chat: FakeChat | None = None
 ) -> bool:
-    """Let the human whose turn it is tap a button. Returns False when nobody can act."""
+    """Let the human whose turn it is tap a button (a hand left asking "let the computer play
+    for you?" answers "no"). Returns False when nobody can act."""
     for user in users:
         message = hand_message(user, chat)
         if message is None:
             continue
         buttons = active_buttons(message)
         if not buttons:
+            if any(
+                t and t.endswith(".handover:no") for row in message.keyboard_rows() for _, t in row
+            ):
+                # An open "let the computer play for you?" (a fuzzer's tap): play on.
+                tap = await user.tap(message, by_action("handover:no"))
+                await tap.wait_answered()
+                return True
             continue
         _, action = pick(buttons, rng)
         tap = await user.tap(message, by_action(action))
