@@ -74,8 +74,10 @@ class TableSettings:
         return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily, tips)
 
     def export(self) -> dict[str, Any]:
-        """The flat settings object of the admin export."""
-        return {**self.rules.to_dict(), "turn_timeout": self.turn_timeout}
+        """The flat settings object of the admin export (``tips`` only when on, as in
+        :meth:`to_json`)."""
+        flat = {**self.rules.to_dict(), "turn_timeout": self.turn_timeout}
+        return flat | {"tips": True} if self.tips else flat
 
 
 @dataclass(frozen=True, slots=True)
