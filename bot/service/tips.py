@@ -4,12 +4,16 @@ seat, with the expected round scores of the best cards (:mod:`engine.ai.tip`).
 A tip changes nothing: the tap is checked like a move (the game, the tapper's seat, the state
 version the button was drawn at, tips on at this table, the tapper to play a card,
 ``rules.md`` §4), then the seat's observation goes to the computer pool; the game's lock is
-not held while the pool works.
+not held while the pool works. A tip depends only on the position (:mod:`engine.ai.tip` is
+deterministic), so the last :data:`TIP_CACHE` tips are kept by game, version and seat: tapping
+💡 again (or while it is being worked out) asks the pool nothing new, so one player cannot fill
+the pool that every table's computers share.
 """
 
 from __future__ import annotations
 
 import asyncio
+from asyncio import Future
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 
@@ -21,6 +25,9 @@ from engine.ai.tip import Suggestion
 from engine.observe import Observation, observe
 from engine.round import Phase
 from storage import GameStatus
+
+TIP_CACHE = 256
+"""Tips kept (and tips being worked out), by ``(game, version, seat)``."""
 
 TIP_WAIT = 12.0
 """Seconds a tip may wait for the computer pool (it queues behind the computers' moves)
@@ -44,6 +51,26 @@ class TipAnswer:
 
 class TipOps(ServiceCore):
     """The tip (see the module docstring and :class:`bot.service.GameService`)."""
+
+    def _tip_task(
+        self, key: tuple[int, int, int], obs: Observation, seed: int
+    ) -> Future[Suggestion]:
+        """The pool's work on the tip of ``key`` (game, version, seat): the one already asked
+        for, unless it failed, else a new one (at most :data:`TIP_CACHE` are kept)."""
+        tasks: dict[tuple[int, int, int], Future[Suggestion]] = self.__dict__.setdefault(
+            "_tip_tasks", {}
+        )
+        task = tasks.get(key)
+        if task is not None and not (
+            task.done() and (task.cancelled() or task.exception() is not None)
+        ):
+            return task
+        task = asyncio.ensure_future(self.computers.tip(obs, seed))
+        tasks.pop(key, None)
+        tasks[key] = task
+        while len(tasks) > TIP_CACHE:
+            tasks.pop(next(iter(tasks)))
+        return task
 
     async def tip(self, game_id: int, version: int, user_id: int) -> TipAnswer:
         """A tap on the 💡 button of ``user_id``'s hand, drawn at ``version``.
@@ -77,8 +104,9 @@ class TipOps(ServiceCore):
             ):
                 return TipAnswer(refused(Refusal.NO_TIP_NOW, game_id))
             seed = computer_seed(table.row.seed, len(state.log))
+        task = self._tip_task((game_id, version, int(seat)), obs, seed)
         try:
-            suggestion = await asyncio.wait_for(self.computers.tip(obs, seed), TIP_WAIT)
+            suggestion = await asyncio.wait_for(asyncio.shield(task), TIP_WAIT)
         except (TimeoutError, BrokenExecutor):
             return TipAnswer(refused(Refusal.TIP_BUSY, game_id))
         return TipAnswer(Outcome(game_id=game_id), suggestion, obs)

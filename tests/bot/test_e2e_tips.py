@@ -103,7 +103,17 @@ async def test_solo_game_tip_answers_a_legal_card_in_the_players_language(
     db = tmp_path / "db.sqlite3"
     anna = fake_api.add_user("Anna", language_code="de", started=True)
     rng = random.Random(4)
-    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+    app = make_app(fake_api, db)
+    asked = []
+    async with run_polling(app, fake_api) as bot:
+        computers = app.bot_data["app"].service.computers
+        pool_tip = computers.tip
+
+        async def counted(*args: Any) -> Any:
+            asked.append(args)
+            return await pool_tip(*args)
+
+        computers.tip = counted
         await anna.send(None, "/klaverjas")
         await bot.settle()
         _, hand = await to_card_turn(bot, [anna], rng, anna.private_chat, cards=3)
@@ -125,6 +135,7 @@ async def test_solo_game_tip_answers_a_legal_card_in_the_players_language(
         assert len(anna.private_chat.bot_messages) == messages
         again = await (await anna.tap_data(hand, data)).wait_answered(TIP_WAIT)
         assert again.text == answer.text
+        assert len(asked) == 1  # the pool worked it out once
         # A stale tip button (an older version) is refused.
         m2 = ACTION.match(data)
         assert m2 is not None
