@@ -2,7 +2,8 @@
 tables keep responding while a computer thinks.
 
 The worker gets only the seat's :class:`~engine.observe.Observation` (never the full state) and
-a seed, and answers an action in notation.
+a seed, and answers an action in notation; for a tip (issue 14) the strong player's
+:class:`~engine.ai.tip.Suggestion`.
 """
 
 from __future__ import annotations
@@ -14,12 +15,21 @@ import multiprocessing
 import os
 import random
 import signal
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, parse_action
 from engine.observe import Observation
 from engine.players import Player, RandomPlayer
+
+if TYPE_CHECKING:
+    from engine.ai.strong import StrongPlayer
+    from engine.ai.tip import Suggestion
+
+TIP_TOP = 3
+"""Cards with an expected score in a tip (:func:`engine.ai.tip.tip`'s ``top``)."""
 
 
 @cache
@@ -42,6 +52,21 @@ def choose_notation(obs: Observation, level: str, seed: int, deterministic: bool
     answer depends on ``(obs, level, seed)`` only."""
     action = _player(level, deterministic).choose(obs, random.Random(seed))
     return action.notation()
+
+
+@cache
+def _tip_player() -> StrongPlayer:
+    """The strong player of tips (one per worker process): deterministic, no wall clock."""
+    from engine.ai.tip import tip_player
+
+    return tip_player()
+
+
+def tip_in_worker(obs: Observation, seed: int, top: int = TIP_TOP) -> Suggestion:
+    """The tip for ``obs.seat`` (:func:`engine.ai.tip.tip`); runs in a worker."""
+    from engine.ai.tip import tip
+
+    return tip(obs, seed, top, player=_tip_player())
 
 
 def _warm_up(level: str) -> None:
@@ -124,13 +149,34 @@ class ComputerPlayers:
             concurrent.futures.BrokenExecutor: the pool kept breaking, or was shut down (the
                 bot is stopping); the game stays as saved.
         """
+        text = await self._run(choose_notation, obs, level or self.level, seed, deterministic)
+        action = parse_action(text)
+        if action not in obs.legal:  # a broken player must never stall or corrupt a game
+            action = obs.legal[0]
+        return action
+
+    async def tip(self, obs: Observation, seed: int, top: int = TIP_TOP) -> Suggestion:
+        """The tip for ``obs.seat`` (issue 14, :func:`engine.ai.tip.tip`): the strong player's
+        action with its deterministic budget, whatever the pool's level, and the expected round
+        scores of the ``top`` best cards. Runs in the pool like a decision (never on the event
+        loop); a pool that breaks is replaced as for :meth:`choose`.
+
+        Raises:
+            concurrent.futures.BrokenExecutor: as :meth:`choose`.
+            ValueError: ``obs`` has no legal action.
+        """
+        if not obs.legal:
+            raise ValueError("a tip needs a seat that is to act")
+        suggestion: Suggestion = await self._run(tip_in_worker, obs, seed, top)
+        return suggestion
+
+    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the pool, the pool replaced when it broke (:meth:`choose`)."""
         loop = asyncio.get_running_loop()
-        args = (obs, level or self.level, seed, deterministic)
         for attempt in range(ATTEMPTS):
             executor = self._pool()
             try:
-                text = await loop.run_in_executor(executor, choose_notation, *args)
-                break
+                return await loop.run_in_executor(executor, fn, *args)
             except BrokenExecutor:
                 if self._closed or attempt == ATTEMPTS - 1:
                     raise
@@ -138,10 +184,7 @@ class ComputerPlayers:
                     log.warning("a computer player's worker died; starting a new pool")
                     executor.shutdown(wait=False, cancel_futures=True)
                     self._executor = None
-        action = parse_action(text)
-        if action not in obs.legal:  # a broken player must never stall or corrupt a game
-            action = obs.legal[0]
-        return action
+        raise BrokenExecutor("unreachable")  # pragma: no cover
 
     def shutdown(self) -> None:
         """Stop the workers (does not wait for a running decision); later decisions raise

@@ -38,6 +38,12 @@ class Refusal(StrEnum):
     NOT_YOUR_SEAT = "not_your_seat"
     ANONYMOUS_CANNOT_SIT = "anonymous_cannot_sit"
     NOT_THIS_MESSAGE = "not_this_message"
+    TIPS_OFF = "tips_off"
+    """No tip button at this table (a ranked daily, a group table without the setting)."""
+    NO_TIP_NOW = "no_tip_now"
+    """A tip only while it is the tapper's turn to play a card."""
+    TIP_BUSY = "tip_busy"
+    """The computers are too busy to work out the tip in time."""
 
 
 class Toast(StrEnum):

@@ -32,22 +32,29 @@ class TableSettings:
         turn_timeout: seconds a human has to act; 0 for no limit.
         daily: the day (``YYYY-MM-DD``) of the daily deal this game plays (:mod:`bot.daily`),
             None for any other game.
+        tips: the tip button (💡, issue 14) in a group game with several humans (solo games
+            and unranked dailies have it anyway, a ranked daily never); default off.
     """
 
     rules: Settings
     turn_timeout: int
     daily: str | None = None
+    tips: bool = False
 
     def to_json(self) -> str:
-        """JSON text for storage (``daily`` only when set: other games' JSON is as before)."""
+        """JSON text for storage (``daily`` and ``tips`` only when set: other games' JSON is
+        as before)."""
         data: dict[str, Any] = {"rules": self.rules.to_dict(), "turn_timeout": self.turn_timeout}
         if self.daily is not None:
             data["daily"] = self.daily
+        if self.tips:
+            data["tips"] = True
         return json.dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> TableSettings:
-        """Parse stored settings.
+        """Parse stored settings (written by :meth:`to_json`, also by older versions: a
+        missing ``tips`` is off).
 
         Raises:
             ValueError / SettingsError: for text we did not write.
@@ -61,11 +68,16 @@ class TableSettings:
         daily = data.get("daily")
         if daily is not None and not isinstance(daily, str):
             raise ValueError("bad daily")
-        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily)
+        tips = data.get("tips", False)
+        if not isinstance(tips, bool):
+            raise ValueError("bad tips")  # noqa: TRY004
+        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily, tips)
 
     def export(self) -> dict[str, Any]:
-        """The flat settings object of the admin export."""
-        return {**self.rules.to_dict(), "turn_timeout": self.turn_timeout}
+        """The flat settings object of the admin export (``tips`` only when on, as in
+        :meth:`to_json`)."""
+        flat = {**self.rules.to_dict(), "turn_timeout": self.turn_timeout}
+        return flat | {"tips": True} if self.tips else flat
 
 
 @dataclass(frozen=True, slots=True)

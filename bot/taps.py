@@ -11,7 +11,7 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
   a ``/score`` answer (:class:`ShowSheet`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
-  ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``stop:yes``...
+  ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
 
 Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g.u.de``: the
 user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
@@ -52,6 +52,8 @@ class Setting(StrEnum):
     ROUNDS = "rounds:toggle"
     TIMEOUT = "timeout:next"
     AUTO_DECLARE = "auto_declare:toggle"
+    TIPS = "tips:toggle"
+    """The tip button (💡) in a group game with several humans (issue 14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,13 @@ class Reclaim:
 
 
 @dataclass(frozen=True, slots=True)
+class Tip:
+    """The 💡 button in a player's hand (issue 14): ask what the strong computer would play
+    now, with the expected round scores of the best cards (:mod:`engine.ai.tip`). Changes
+    nothing; refused where tips are off (a ranked daily, a group table without the setting)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ConfirmStop:
     """The answer to ``/stop``'s question: end the table (``yes``) or play on."""
 
@@ -137,7 +146,7 @@ class ShowSheet:
 
 
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
-HandPayload = Move | Handover | Reclaim
+HandPayload = Move | Handover | Reclaim | Tip
 Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet
 
 
@@ -219,6 +228,7 @@ _FIXED: dict[str, Payload] = {
     "stop:no": ConfirmStop(False),
     "sheet:picture": ShowSheet(True),
     "sheet:text": ShowSheet(False),
+    "tip": Tip(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -241,7 +251,7 @@ def token(payload: Payload) -> str:
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
     a ``/score`` answer."""
-    if isinstance(payload, Move | Handover | Reclaim):
+    if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
         return "s"

@@ -21,6 +21,7 @@ from bot.outcome import Outcome, Refusal, refused
 from bot.render import messages
 from bot.render.common import Player
 from bot.render.reasons import ALERT_LIMIT, tap_answer
+from bot.render.tip import tip_text
 from bot.taps import (
     Cancel,
     ComputerSeat,
@@ -39,6 +40,7 @@ from bot.taps import (
     Start,
     Tap,
     Target,
+    Tip,
     TopPeriod,
     decode,
 )
@@ -74,6 +76,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, ShowSheet):
         await _switch_sheet(update, context, tap, payload, tr)
         return
+    if isinstance(payload, Tip):
+        await _tip(update, context, tap, tr)
+        return
     out = await _dispatch(update, context, tap)
     data = context.app_data
     await _answer(update, context, tr, out, await _players(context, out))
@@ -105,7 +110,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet():
+        case ConfirmStop() | ShowSheet() | Tip():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)
@@ -189,6 +194,23 @@ async def _handover_prompt(
         data.presenter.handover_prompt(view, seat, query.from_user.id)
     else:
         await data.presenter.hand_again(view.game_id, query.from_user.id)
+
+
+async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> None:
+    """The 💡 button (issue 14): the tip is the callback's alert, in the tapper's language and
+    seen by them alone (no message, nothing of the chat's message budget); a refusal is an
+    alert too. The game never changes."""
+    query = update.callback_query
+    assert query is not None
+    found = await context.app_data.service.tip(tap.game_id, tap.version, query.from_user.id)
+    if found.suggestion is None or found.obs is None:
+        await _answer(update, context, tr, found.outcome)
+        return
+    context.app_data.mark_answered(query.id)
+    try:
+        await query.answer(tip_text(tr, found.suggestion, found.obs), show_alert=True)
+    except TelegramError as exc:
+        log.info("answering callback failed: %s", exc)
 
 
 async def _switch_sheet(

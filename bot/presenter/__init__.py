@@ -119,6 +119,7 @@ class Presenter(HandsOps):
             seats,
             table.settings.turn_timeout,
             view.name(table.row.creator_id),
+            table.settings.tips,
         )
         rendered = render_lobby(
             lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))

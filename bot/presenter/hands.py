@@ -10,8 +10,9 @@ from bot.outbox import Content
 from bot.outcome import Notice, NoticeKind, Outcome
 from bot.presenter.base import PresenterBase, hand_key
 from bot.render import messages
-from bot.render.common import Rendered
-from bot.render.hand import render_hand
+from bot.render.common import Button, Rendered
+from bot.render.hand import playable_cards, render_hand
+from bot.render.tip import tip_button
 from bot.service import TableView, awaited_seats
 from bot.tables import Table
 from bot.taps import DeepLink
@@ -77,8 +78,9 @@ class HandsOps(PresenterBase):
 
     def send_hand(self, view: TableView, seat: Seat, user_id: int, *, fresh: bool) -> None:
         """Show ``seat``'s hand in the player's private chat: a new message (``fresh``, the
-        old one deleted) or an edit of the current one. Nothing for a player who blocked the
-        bot until they are back."""
+        old one deleted) or an edit of the current one, with the tip button (💡) on the turn
+        to play a card where the table has tips (issue 14) and, in a group game, the
+        hand-over button. Nothing for a player who blocked the bot until they are back."""
         table = view.table
         state = table.state
         if state is None or state.is_over or (table.game_id, int(seat)) in self._warned:
@@ -92,10 +94,13 @@ class HandsOps(PresenterBase):
             table_title=view.title,
             awaited=seat in awaited_seats(table, state),
         )
+        extra: list[tuple[Button, ...]] = []
+        if view.tips and playable_cards(obs):  # issue 14: on the turn to play a card
+            extra.append((tip_button(tr),))
         if not table.is_private:
-            rendered = Rendered(
-                rendered.text, (*rendered.keyboard, (messages.handover_button(tr),))
-            )
+            extra.append((messages.handover_button(tr),))
+        if extra:
+            rendered = Rendered(rendered.text, (*rendered.keyboard, *extra))
         version = table.version if obs.legal else 0
         self._show_hand(view, seat, user_id, content(rendered, table.game_id, version), fresh=fresh)
 

@@ -3,7 +3,8 @@
 Keyboard action tokens: ``"sit:0"`` … ``"sit:3"`` (seats N, E, S, W), ``"leave"``,
 ``"bot:add"``, ``"bot:remove"``, ``"preset:next"``, ``"rounds:toggle"`` (Klaverjassen: 16 or 8
 rounds; Klammern: the big points to win, ``rules.md`` §9.9), ``"auto_declare:toggle"``
-(Klammern: declarations by hand or automatic, §9.5), ``"timeout:next"``, ``"start"``,
+(Klammern: declarations by hand or automatic, §9.5), ``"timeout:next"``, ``"tips:toggle"``
+(the tip button 💡 in the players' hands, issue 14), ``"start"``,
 ``"cancel"``; plus an optional URL button into the private
 chat (deep link) for players who never started the bot.
 """
@@ -53,12 +54,14 @@ class Lobby:
         seats: four entries, index = seat: the player sitting there, or None for empty.
         turn_timeout: seconds per turn; None or 0 for no limit.
         creator: the raw name of the user who opened the table.
+        tips: the tip button (💡) is on for this table (issue 14).
     """
 
     settings: Settings
     seats: Sequence[Player | None]
     turn_timeout: int | None
     creator: str
+    tips: bool = False
 
     @property
     def filled(self) -> int:
@@ -128,12 +131,18 @@ def seat_button(tr: Translator, lobby: Lobby, seat: Seat) -> Button:
     return Button(labelled(tr, seat_name(tr, seat), who), Sit(int(seat)))
 
 
+def tips_button(tr: Translator, on: bool) -> Button:
+    """ "💡 Tips: uit" → ``tips:toggle``: whether the players get the tip button (issue 14)."""
+    label = tr.gettext("Tips: on") if on else tr.gettext("Tips: off")
+    return Button("💡 " + label, NextSetting(Setting.TIPS))
+
+
 def lobby_keyboard(
     tr: Translator, lobby: Lobby, *, private_chat_url: str | None = None
 ) -> Keyboard:
     """The lobby's buttons: seats (partners on one row), computer players and leaving,
-    settings (preset, rounds, turn time), start / cancel, and optionally a link into the
-    private chat."""
+    settings (preset, rounds, turn time; Klammern's declaring, tips), start / cancel, and
+    optionally a link into the private chat."""
     s = lobby.settings
     rows: list[tuple[Button, ...]] = [
         tuple(seat_button(tr, lobby, seat) for seat in pair) for pair in _SEAT_ROWS
@@ -158,8 +167,10 @@ def lobby_keyboard(
     timeout = timeout_text(tr, lobby.turn_timeout)
     settings_row.append(Button("⏱ " + timeout, NextSetting(Setting.TIMEOUT)))
     rows.append(tuple(settings_row))
+    more = [tips_button(tr, lobby.tips)]
     if s.variant is Variant.KLAMMERN:
-        rows.append((Button("📣 " + declaring_text(tr, s), NextSetting(Setting.AUTO_DECLARE)),))
+        more.insert(0, Button("📣 " + declaring_text(tr, s), NextSetting(Setting.AUTO_DECLARE)))
+    rows.append(tuple(more))
     rows.append(
         (
             Button("▶️ " + tr.gettext("Start"), Start()),

@@ -368,5 +368,8 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.NOT_THIS_MESSAGE: tr.gettext(
             "This confirmation is not valid here: send /stop again."
         ),
+        Refusal.TIPS_OFF: tr.gettext("There are no tips at this table."),
+        Refusal.NO_TIP_NOW: tr.gettext("A tip is given when it is your turn to play a card."),
+        Refusal.TIP_BUSY: tr.gettext("The tip is taking too long: try again in a moment."),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

@@ -12,7 +12,8 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.lobby`: opening a table, the lobby, the start;
 * :mod:`~bot.service.timers`: turn timers, the restart;
 * :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
-* :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11).
+* :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11);
+* :mod:`~bot.service.tips`: the tip button (issue 14).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from bot.service.lobby import IsAdmin, LobbyOps, next_setting
 from bot.service.people import PeopleOps
 from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
+from bot.service.tips import TipAnswer, TipOps
 from bot.service.view import TableView
 
 
-class GameService(DailyOps, PeopleOps, TimerOps):
+class GameService(DailyOps, PeopleOps, TimerOps, TipOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 
@@ -45,6 +47,7 @@ __all__ = [
     "PersonStats",
     "ServiceCore",
     "TableView",
+    "TipAnswer",
     "active_seats",
     "awaited_seats",
     "next_setting",

@@ -156,7 +156,7 @@ class ServiceCore:
         }
         title = (chat.title or "") if chat is not None and chat.chat_type != "private" else ""
         names = {uid: u.display_name for uid, u in users.items()}
-        return TableView(table, group, languages, names, title)
+        return TableView(table, group, languages, names, title, await self.tips_on(table))
 
     async def record_table_message(self, game_id: int, message_id: int | None) -> None:
         """The message that now shows the game's table (None: forget it)."""
@@ -207,6 +207,19 @@ class ServiceCore:
         """A game just finished or was abandoned (its last write is stored; lock held). The
         statistics concern records it (:class:`~bot.service.stats.StatsOps`); never
         raises."""
+
+    async def tips_on(self, table: Table) -> bool:
+        """Whether ``table``'s players get the tip button (💡, issue 14): in a solo game (one
+        person, the rest computers: the private table, or a group table where nobody else
+        ever sat), and in a group game with several people only when its ``tips`` setting is
+        on. A daily decides otherwise (:class:`~bot.service.daily.DailyOps`: never in a
+        ranked attempt)."""
+        if table.is_private:
+            return True
+        people = {
+            uid for s in table.row.seats for uid in (s.user_id, s.former_user_id) if uid is not None
+        }
+        return len(people) <= 1 or table.settings.tips
 
     def computer_kind(self, table: Table) -> tuple[str | None, bool]:
         """``(level, deterministic)`` of ``table``'s computer players: the pool's level and

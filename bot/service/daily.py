@@ -152,6 +152,20 @@ class DailyOps(StatsOps, LobbyOps):
             return self.daily_config.level, True
         return super().computer_kind(table)
 
+    async def tips_on(self, table: Table) -> bool:
+        """A daily has the tip button (issue 14) in an unranked attempt only, never in the
+        ranked one (the first of the day, whose result goes on the board)."""
+        if table.settings.daily is None:
+            return await super().tips_on(table)
+        known: dict[int, bool] = self.__dict__.setdefault("_ranked", {})
+        ranked = known.get(table.game_id)
+        if ranked is None:
+            entry = await self.repo.daily_entry(table.game_id)
+            ranked = entry is None or entry.ranked  # unknown: as ranked (no tips)
+            if entry is not None:
+                known[table.game_id] = ranked
+        return not ranked
+
     def today(self) -> str:
         """Today's day in the daily's time zone."""
         return day_of(self.clock(), self.daily_config.timezone)

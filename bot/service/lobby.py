@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, assert_never
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
@@ -56,11 +57,11 @@ class LobbyOps(SeatOps):
             return refused(Refusal.TABLE_EXISTS, existing.game_id)
         settings = self._defaults(chat.table_defaults)
         if preset in PRESETS and preset != settings.rules.preset:
-            settings = TableSettings(Settings.from_preset(preset), settings.turn_timeout)
+            settings = replace(settings, rules=Settings.from_preset(preset))
         try:
             if chat_type == "private":
                 # Alone with three computers: nobody waits for the player, so no turn timer.
-                solo = TableSettings(settings.rules, 0)
+                solo = TableSettings(settings.rules, 0)  # a solo game has tips anyway
                 seats = [
                     Occupant.computer("N"),
                     Occupant.computer("E"),
@@ -80,7 +81,8 @@ class LobbyOps(SeatOps):
         return Outcome(game_id=row.game_id, lobby=True)
 
     def _defaults(self, stored: str | None) -> TableSettings:
-        """The chat's last table settings (JSON written by :meth:`_start`), else the bot's."""
+        """The chat's last table settings (JSON written by :meth:`_start`: rules, turn time,
+        tips), else the bot's."""
         data: dict[str, Any] = {}
         if stored:
             try:
@@ -88,8 +90,10 @@ class LobbyOps(SeatOps):
             except ValueError:
                 data = {}
         timeout = data.get("turn_timeout", self.default_timeout)
+        tips = data.get("tips") is True
         try:
-            return TableSettings(Settings.from_dict(data.get("rules") or {}), int(timeout))
+            rules = Settings.from_dict(data.get("rules") or {})
+            return TableSettings(rules, int(timeout), tips=tips)
         except (SettingsError, ValueError, TypeError):
             return TableSettings(Settings(), self.default_timeout)
 
@@ -245,7 +249,8 @@ def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:
     """The table settings after one tap on ``setting``'s lobby button: the preset cycles
     through :data:`~bot.tables.PRESET_CYCLE` (keeping the length), the length toggles 16 / 8
     rounds (Klammern: the target big points, §9.9), the turn time cycles through
-    :data:`~bot.tables.TIMEOUT_CHOICES`, Klammern's automatic declaring toggles."""
+    :data:`~bot.tables.TIMEOUT_CHOICES`, Klammern's automatic declaring and the tip button
+    (issue 14) toggle. Every other setting is kept."""
     rules = settings.rules
     klammern = rules.variant is Variant.KLAMMERN
     timeout = settings.turn_timeout
@@ -257,19 +262,21 @@ def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:
             if preset == "klammern":
                 kept |= {"target_big_points": rules.target_big_points}
                 kept |= {"auto_declare": rules.auto_declare}
-            return TableSettings(Settings.from_preset(preset, **kept), timeout)
+            return replace(settings, rules=Settings.from_preset(preset, **kept))
         case Setting.ROUNDS if klammern:
             t = rules.target_big_points
             i = TARGET_CHOICES.index(t) if t in TARGET_CHOICES else -1
             target = TARGET_CHOICES[(i + 1) % len(TARGET_CHOICES)]
-            return TableSettings(rules.replace(target_big_points=target), timeout)
+            return replace(settings, rules=rules.replace(target_big_points=target))
         case Setting.ROUNDS:
-            return TableSettings(rules.replace(rounds=8 if rules.rounds == 16 else 16), timeout)
+            return replace(settings, rules=rules.replace(rounds=8 if rules.rounds == 16 else 16))
         case Setting.AUTO_DECLARE:
             if not klammern:
                 return settings
-            return TableSettings(rules.replace(auto_declare=not rules.auto_declare), timeout)
+            return replace(settings, rules=rules.replace(auto_declare=not rules.auto_declare))
         case Setting.TIMEOUT:
             i = TIMEOUT_CHOICES.index(timeout) if timeout in TIMEOUT_CHOICES else -1
-            return TableSettings(rules, TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])
+            return replace(settings, turn_timeout=TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])
+        case Setting.TIPS:
+            return replace(settings, tips=not settings.tips)
     assert_never(setting)

@@ -24,6 +24,8 @@ class TableView:
             player and the creator.
         names: user id → display name, for the same users.
         title: the group's title ("" for a private table): it labels the player's hand.
+        tips: the players' hands get the tip button (💡) on their turn to play a card
+            (issue 14, :meth:`~bot.service.core.ServiceCore.tips_on`).
     """
 
     table: Table
@@ -31,6 +33,7 @@ class TableView:
     languages: Mapping[int, str]
     names: Mapping[int, str]
     title: str
+    tips: bool = False
 
     @property
     def game_id(self) -> int:

@@ -10,7 +10,9 @@ knows about hidden cards), :mod:`engine.ai.sampler` (worlds consistent with it),
 :mod:`engine.ai.inference` (how likely a world makes the public bids),
 :mod:`engine.ai.basic` (rules of thumb), :mod:`engine.ai.strong` (PIMC with the solver),
 :mod:`engine.ai.bidding` (trump choice from a fitted hand model, coefficients in
-:mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches).
+:mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches),
+:mod:`engine.ai.tip` (the tip button's advice: strong's card and the expected round scores of
+the best cards, issue 14).
 
 Notes for the bot (``bot/computer.py``):
 

@@ -142,27 +142,37 @@ class StrongPlayer:
         Raises:
             ValueError: when ``obs.legal`` is empty.
         """
+        return self.decide(obs, rng)[0]
+
+    def decide(self, obs: Observation, rng: random.Random) -> tuple[Action, Evaluation | None]:
+        """:meth:`choose`'s action with the evaluation it was chosen by: None when no search
+        ran (bidding, roem and declarations, a forced card, the opening lead before
+        :attr:`search_cards`). The tip (:mod:`engine.ai.tip`) shows the evaluation.
+
+        Raises:
+            ValueError: when ``obs.legal`` is empty.
+        """
         if not obs.legal:
             raise ValueError("no legal action")
         first = preliminary(obs)
         if first is not None:
-            return first
+            return first, None
         if obs.phase is Phase.BIDDING:
-            return model_bid(obs, self.bid_shift)
+            return model_bid(obs, self.bid_shift), None
         plays = [a for a in obs.legal if isinstance(a, PlayCard)]
         calls = [a for a in obs.legal if isinstance(a, Contra | Re)]
         if not plays:
-            return next((a for a in obs.legal if isinstance(a, Pass)), obs.legal[0])
+            return next((a for a in obs.legal if isinstance(a, Pass)), obs.legal[0]), None
         legal = legal_cards(obs)
         if legal.bit_count() == 1 and not calls:
-            return card_action(obs, legal.bit_length() - 1)
+            return card_action(obs, legal.bit_length() - 1), None
         k = knowledge(obs)
         if sum(obs.hand_counts) > self.search_cards and not calls:
-            return card_action(obs, play_card(obs, k))
+            return card_action(obs, play_card(obs, k)), None
         ev = self.evaluate(obs, k, rng)
         if calls and ev.win_share >= self.call_share:
-            return calls[0]
-        return card_action(obs, self._pick(obs, k, ev))
+            return calls[0], ev
+        return card_action(obs, self._pick(obs, k, ev)), ev
 
     def _pick(self, obs: Observation, k: Knowledge, ev: Evaluation) -> int:
         rule = play_card(obs, k)

@@ -18,7 +18,17 @@ from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
-from bot.taps import ConfirmStop, Handover, LobbyPayload, Move, Reclaim, ShowSheet, Tap, decode
+from bot.taps import (
+    ConfirmStop,
+    Handover,
+    LobbyPayload,
+    Move,
+    Reclaim,
+    ShowSheet,
+    Tap,
+    Tip,
+    decode,
+)
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.model import Button, FakeChat, FakeMessage
 
@@ -29,7 +39,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     """The lobby tap of a wire token (``sit:0``, ``start``, ``preset:next``...), for tests
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
-    assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim)
+    assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
     assert not isinstance(tap.payload, ConfirmStop | ShowSheet)
     return tap.payload
 
@@ -86,7 +96,7 @@ def active_buttons(message: FakeMessage) -> list[tuple[str, str]]:
     for row in message.keyboard_rows():
         for label, target in row:
             m = ACTION.match(target or "")
-            if m and m[2] != "0" and not m[3].startswith(("handover", "reclaim")):
+            if m and m[2] != "0" and not m[3].startswith(("handover", "reclaim", "tip")):
                 out.append((label, m[3]))
     return out
 
@@ -122,13 +132,21 @@ def by_action(action: str) -> Callable[[Button], bool]:
 async def play_turn(
     users: Sequence[SimUser], rng: random.Random, chat: FakeChat | None = None
 ) -> bool:
-    """Let the human whose turn it is tap a button. Returns False when nobody can act."""
+    """Let the human whose turn it is tap a button (a hand left asking "let the computer play
+    for you?" answers "no"). Returns False when nobody can act."""
     for user in users:
         message = hand_message(user, chat)
         if message is None:
             continue
         buttons = active_buttons(message)
         if not buttons:
+            if any(
+                t and t.endswith(".handover:no") for row in message.keyboard_rows() for _, t in row
+            ):
+                # An open "let the computer play for you?" (a fuzzer's tap): play on.
+                tap = await user.tap(message, by_action("handover:no"))
+                await tap.wait_answered()
+                return True
             continue
         _, action = pick(buttons, rng)
         tap = await user.tap(message, by_action(action))

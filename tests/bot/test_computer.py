@@ -11,6 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bot.computer import ComputerPlayers
 from engine.game import GameState
 from engine.observe import Observation, observe
+from engine.round import Phase
 from engine.settings import Settings
 
 
@@ -48,3 +49,24 @@ async def test_a_killed_worker_is_replaced_and_every_decision_is_made() -> None:
         assert again == actions
     finally:
         players.shutdown()
+
+
+async def test_a_tip_is_worked_out_in_a_worker_process_and_equals_the_engines() -> None:
+    """Issue 14: the tip runs in the pool (a spawned worker: the suggestion pickles back) and
+    is the engine's deterministic tip, whatever the pool's level."""
+    from engine.ai.tip import tip
+
+    state = GameState.new(Settings(), 3)
+    while state.current is not None and state.current.phase is Phase.BIDDING:
+        state, _ = state.apply(state.legal_actions()[0])
+    for _ in range(9):  # into the second trick
+        state, _ = state.apply(state.legal_actions()[0])
+    assert state.to_act is not None
+    obs = observe(state, state.to_act)
+    players = ComputerPlayers("random", 1)
+    try:
+        got = await players.tip(obs, 5)
+    finally:
+        players.shutdown()
+    assert got == tip(obs, 5)
+    assert got.action in obs.legal and got.scores

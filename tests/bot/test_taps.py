@@ -32,6 +32,7 @@ from bot.taps import (
     Start,
     Tap,
     Target,
+    Tip,
     TopPeriod,
     decode,
     decode_deep_link,
@@ -63,6 +64,7 @@ payloads: st.SearchStrategy[Payload] = st.one_of(
     st.builds(Move, actions),
     st.builds(Handover, st.sampled_from(HandoverStep)),
     st.builds(Reclaim, seats),
+    st.just(Tip()),
     st.builds(ConfirmStop, st.booleans()),
     st.builds(ShowSheet, st.booleans()),
 )
@@ -112,11 +114,28 @@ def test_anything_else_is_malformed_or_a_tap_that_encodes_back(data: str) -> Non
         "a1.01.pass",
         "l1.1.start" + "x" * 60,
         "g.x.nl",
+        "l1.1.tip",  # the tip belongs to a hand
+        "v1.1.tip",
+        "a1.1.tip:JH",
+        "a1.1.TIP",
     ],
 )
 def test_forged_and_foreign_data_is_malformed(data: str) -> None:
     with pytest.raises(MalformedCallback):
         decode(data)
+
+
+@given(st.integers(1, 10**18 - 1), st.integers(1, 10**9 - 1))
+def test_the_tip_button_is_a_hand_tap_with_game_and_version(game_id: int, version: int) -> None:
+    """Issue 14: the 💡 button's data carries the game and the state version it was drawn at
+    (checked by the service: a stale or foreign tip is refused)."""
+    data = encode(Tap(game_id, version, Tip()))
+    assert data == f"a{game_id}.{version}.tip"
+    assert len(data.encode()) <= MAX_BYTES
+    assert decode(data) == Tap(game_id, version, Tip())
+    assert decode(f"l{game_id}.{version}.tips:toggle") == Tap(
+        game_id, version, NextSetting(Setting.TIPS)
+    )
 
 
 def test_a_move_is_canonical_engine_notation() -> None:

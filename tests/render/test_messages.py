@@ -30,7 +30,7 @@ from tests.render.helpers import (
 
 LOBBY_ACTIONS = re.compile(
     r"^(sit:[0-3]|leave|bot:add|bot:remove|preset:next|rounds:toggle|auto_declare:toggle"
-    r"|timeout:next|start|cancel)$"
+    r"|timeout:next|tips:toggle|start|cancel)$"
 )
 
 
@@ -73,6 +73,7 @@ def test_lobby_shows_seats_rules_and_abstract_actions(preset: str, lang: str) ->
         assert {"start", "cancel", "leave", "bot:add", "bot:remove", "preset:next"} <= set(actions)
         assert "rounds:toggle" in actions
         assert ("auto_declare:toggle" in actions) == (preset == "klammern")
+        assert "tips:toggle" in actions
         urls = [b.url for row in r.keyboard for b in row if b.url]
         assert urls == ["https://t.me/b?start=x"]
 
