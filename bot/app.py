@@ -135,6 +135,8 @@ def build_application(
             shared=repo.shared,
         )
         presenter = Presenter(service, outbox, app.bot.username)
+        if outbox.shared:
+            outbox.refresh = presenter.refresh
 
         async def after_end(game_id: int) -> None:
             await daily_ended(app.bot_data["app"], game_id)

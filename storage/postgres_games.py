@@ -361,8 +361,9 @@ async def set_hand_message(
         "WITH game AS (SELECT game_id FROM games WHERE game_id = $1 "
         "AND ($5::int IS NULL OR version = $5) FOR SHARE) "
         "UPDATE game_seats SET hand_chat_id = $3::bigint, hand_message_id = $4::bigint "
-        "WHERE game_id = (SELECT game_id FROM game) AND seat = $2 AND NOT COALESCE($4::bigint IS NOT NULL"
-        " AND hand_chat_id = $3 AND hand_message_id >= $4, FALSE) RETURNING 1",
+        "WHERE game_id = (SELECT game_id FROM game) AND seat = $2"
+        " AND NOT COALESCE($4::bigint IS NOT NULL AND hand_chat_id = $3"
+        " AND hand_message_id >= $4, FALSE) RETURNING 1",
         game_id,
         seat,
         message.chat_id if message else None,

@@ -52,6 +52,7 @@ from bot.outbox.model import (
     OnForbidden,
     OnMigrated,
     OnSent,
+    Refresh,
     Spawn,
     Surface,
     SurfaceKey,
@@ -106,6 +107,9 @@ class Outbox(OutboxCalls):
     ) -> None:
         self.bot = bot
         self.shared = shared
+        self.refresh: Refresh | None = None
+        """With ``shared``: asked before a surface drawn at a game version is sent; returns
+        the content as of now (and its version) when the game moved on, else None."""
         self._running = running
         self.budget = budget
         self._on_migrated = on_migrated
@@ -198,6 +202,7 @@ class Outbox(OutboxCalls):
         final: bool = False,
         table: bool = False,
         on_sent: OnSent | None = None,
+        drawn_at: int | None = None,
     ) -> None:
         """Make the surface ``key`` show ``content`` in ``chat_id``.
 
@@ -211,6 +216,8 @@ class Outbox(OutboxCalls):
             table: edits use the table's share of the budget.
             on_sent: called with the id of the surface's message whenever the caller's
                 ``message_id`` is not that one (a new message, or one the caller forgot).
+            drawn_at: the game version ``content`` was drawn at; with ``shared``, the
+                :attr:`refresh` hook may draw it anew just before it is sent.
         """
         chat_id = self.migrated.get(chat_id, chat_id)
         surface = self._surfaces.get(key)
@@ -230,6 +237,7 @@ class Outbox(OutboxCalls):
             surface.shown = None
         surface.recorded = message_id
         surface.desired = content
+        surface.drawn_at = drawn_at
         surface.thread_id = thread_id
         surface.final = final
         surface.table = table

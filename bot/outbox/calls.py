@@ -34,6 +34,7 @@ from bot.outbox.model import (
     Kind,
     OnForbidden,
     OnMigrated,
+    Refresh,
     Surface,
 )
 
@@ -51,6 +52,8 @@ class OutboxCalls:
     _on_migrated: OnMigrated
     _on_forbidden: OnForbidden
     _recent: dict[int, OrderedDict[Hashable, float]]
+    shared: bool
+    refresh: Refresh | None
 
     def _chat(self, chat_id: int) -> ChatQueue:
         raise NotImplementedError
@@ -248,6 +251,19 @@ class OutboxCalls:
     async def _surface(self, job: Job) -> None:
         surface = job.surface
         assert surface is not None
+        if surface.sealed or surface.desired is None:
+            return
+        if self.shared and self.refresh is not None and surface.drawn_at is not None:
+            # other workers draw it too: never send an older state over a newer one
+            try:
+                newer = await self.refresh(surface.key, surface.drawn_at)
+            except Exception:
+                log.warning("redrawing %s before sending failed", surface.key, exc_info=True)
+                newer = None
+            if newer is not None:
+                surface.desired, surface.drawn_at = newer
+                if surface.desired is None:  # outdated: what replaces it is shown elsewhere
+                    return
         content = surface.desired
         if surface.sealed or content is None:
             return

@@ -36,6 +36,10 @@ OnForbidden = Callable[[int], Awaitable[None]]
 OnSent = Callable[[int], Awaitable[None]]
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 SurfaceKey = tuple[Hashable, ...]
+Refresh = Callable[[SurfaceKey, int], Awaitable["tuple[Content | None, int] | None"]]
+"""``refresh(key, drawn_at)``: the surface's content as of now (None: send nothing) and its
+game version, when the game moved past ``drawn_at``; None: send what was drawn (shared
+outbox, see :attr:`bot.outbox.Outbox.refresh`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +80,8 @@ class Surface:
     """The message id the caller's records hold (``on_sent`` brings them up to date)."""
     latest: int | None = None
     """The newest message id the surface has had (a retired one included)."""
+    drawn_at: int | None = None
+    """The game version ``desired`` was drawn at (None: not a drawing of the game)."""
 
 
 class Kind(Enum):

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import cast
 
 from telegram import Message
 
 from bot.i18n import Translator
-from bot.outbox import Content
+from bot.outbox import Content, SurfaceKey
 from bot.outcome import Outcome
 from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
 from bot.presenter.hands import HandsOps
@@ -155,10 +156,19 @@ class Presenter(HandsOps):
     def _table_message(
         self, view: TableView, *, fresh: bool = False, keep_old: bool = False
     ) -> None:
+        table = view.table
+        shown = self.table_content(view)
+        if shown is not None:
+            self._show_table_content(
+                table, shown, fresh=fresh, keep_old=keep_old, drawn_at=table.version
+            )
+
+    def table_content(self, view: TableView) -> Content | None:
+        """The running game's table message as content (None: the game is over)."""
         table, tr = view.table, view.group_tr()
         assert table.state is not None
         if table.state.is_over:
-            return
+            return None
         rendered = render_table(
             observe(table.state, None),
             table.players(),
@@ -168,7 +178,32 @@ class Presenter(HandsOps):
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
         )
-        self._show_table(table, rendered, fresh=fresh, keep_old=keep_old)
+        return content(rendered, table.game_id, table.version)
+
+    async def refresh(self, key: SurfaceKey, drawn_at: int) -> tuple[Content | None, int] | None:
+        """The outbox's question before it sends a table or hand drawn at game version
+        ``drawn_at`` when other workers draw them too (issue 12), so that a slower worker
+        never shows an older state over a newer one: ``(content, version)`` drawn as of now
+        when the game moved on; ``(None, version)`` when the drawing is of no use any more
+        (the game ended or the seat is no longer a player's: another worker shows what
+        replaces it); None to send what was drawn (nothing changed)."""
+        view = await self.source.view(cast(int, key[1]))
+        if view is None:
+            return (None, drawn_at)
+        table = view.table
+        if table.version <= drawn_at:
+            return None
+        if table.row.status is not GameStatus.ACTIVE or table.state is None:
+            return (None, table.version)
+        shown: Content | None = None
+        if key[0] == "table":
+            shown = self.table_content(view)
+        elif key[0] == "hand":
+            seat = Seat(cast(int, key[2]))
+            user_id = table.user_id(seat)
+            if user_id is not None and table.kind(seat) is SeatKind.HUMAN:
+                shown = self.hand_content(view, seat, user_id)
+        return (shown, table.version)
 
     def _round_summary(self, table: Table, tr: Translator, number: int) -> str:
         """The summary of round ``number`` with the totals after it."""
@@ -234,9 +269,10 @@ class Presenter(HandsOps):
 
     def _show_table_content(
         self, table: Table, shown: Content, *, fresh: bool = False, final: bool = False,
-        keep_old: bool = False,
+        keep_old: bool = False, drawn_at: int | None = None,
     ) -> None:  # fmt: skip
-        """:meth:`_show_table` for ready content (a picture)."""
+        """:meth:`_show_table` for ready content (a picture); ``drawn_at``: as in
+        :meth:`_show_hand`."""
         self.outbox.show(
             table_key(table.game_id),
             table.row.chat_id,
@@ -248,6 +284,7 @@ class Presenter(HandsOps):
             final=final,
             table=True,
             on_sent=self._record_table(table.game_id),
+            drawn_at=drawn_at,
         )
 
     def ask_stop(

@@ -61,8 +61,11 @@ class HandsOps(PresenterBase):
         *,
         fresh: bool = False,
         final: bool = False,
+        drawn_at: int | None = None,
     ) -> None:
-        """Show ``shown`` as the seat's private message (hand or offer)."""
+        """Show ``shown`` as the seat's private message (hand or offer); ``drawn_at``: the
+        game version a hand was drawn at (it is drawn again at sending when the game moved
+        on meanwhile and other workers draw it too, :meth:`refresh`)."""
         table = view.table
         chat_id = self._hand_chat(table, user_id)
         ref = table.row.seats[seat].hand_message
@@ -74,6 +77,7 @@ class HandsOps(PresenterBase):
             fresh=fresh,
             final=final,
             on_sent=self._record_hand(table.game_id, int(seat), chat_id),
+            drawn_at=drawn_at,
         )
 
     def send_hand(self, view: TableView, seat: Seat, user_id: int, *, fresh: bool) -> None:
@@ -81,10 +85,16 @@ class HandsOps(PresenterBase):
         old one deleted) or an edit of the current one, with the tip button (💡) on the turn
         to play a card where the table has tips (issue 14) and, in a group game, the
         hand-over button. Nothing for a player who blocked the bot until they are back."""
+        shown = self.hand_content(view, seat, user_id)
+        if shown is not None:
+            self._show_hand(view, seat, user_id, shown, fresh=fresh, drawn_at=view.table.version)
+
+    def hand_content(self, view: TableView, seat: Seat, user_id: int) -> Content | None:
+        """:meth:`send_hand`'s message as content (None: nothing to show)."""
         table = view.table
         state = table.state
         if state is None or state.is_over or (table.game_id, int(seat)) in self._warned:
-            return
+            return None
         tr = view.user_tr(user_id)
         obs = observe(state, seat)
         rendered = render_hand(
@@ -102,7 +112,7 @@ class HandsOps(PresenterBase):
         if extra:
             rendered = Rendered(rendered.text, (*rendered.keyboard, *extra))
         version = table.version if obs.legal else 0
-        self._show_hand(view, seat, user_id, content(rendered, table.game_id, version), fresh=fresh)
+        return content(rendered, table.game_id, version)
 
     def handover_prompt(self, view: TableView, seat: Seat, user_id: int) -> None:
         """The hand message asks "let the computer play for you?" (yes / no)."""

@@ -50,6 +50,7 @@ class WebhookAttempt:
     status: int
     error: str | None
     attempt: int  # 1 for the first try of this update
+    at: float = 0.0  # time.monotonic() when the answer (or the failure) came
 
     @property
     def ok(self) -> bool:
@@ -203,7 +204,9 @@ class WebhookDelivery:
             url = self._target(update)
             update.deliveries += 1
             status, error = await self._post(session, url, update.to_api(), headers)
-            self.attempts_log.append(WebhookAttempt(update.update_id, url, status, error, attempt))
+            self.attempts_log.append(
+                WebhookAttempt(update.update_id, url, status, error, attempt, time.monotonic())
+            )
             if 200 <= status < 300:
                 return True
             self.last_error = (int(time.time()), error or f"HTTP {status}")

@@ -1,0 +1,267 @@
+"""Two bot workers on one PostgreSQL (issue 12): the fake Bot API delivers the webhook's
+updates alternately to two ``python -m bot`` processes (a load balancer, round-robin), and four
+people play a game of eight rounds to its end. Every tap the bot accepted is in the game's log
+once, in order, and nothing else is. The same with one of the two workers killed (``kill -9``)
+in the middle of a round: the other finishes the game, its turn timers included (a player who
+lets the time run out after the kill is reminded and played for by the survivor).
+
+Real processes, a real PostgreSQL (``tests/pg.py``), the real webhook server of
+python-telegram-bot, Telegram's real message limits (``BOT_WORKERS=2``: each worker keeps to
+half of them). The two games run at once, each with its own fake Bot API, database and pair
+of workers, so the test takes the time of one game (a few minutes: the private chats' limit of
+about one message a second paces a game of four people).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from storage import GameStatus, PostgresRepository
+from tests.bot.helpers import active_buttons, by_action, hand_message, hand_version, pick
+from tests.bot.test_main import _env
+from tests.fakebot import CallbackQueryRecord, FakeBotApi, FakeChat, FakeMessage, SimUser
+from tests.fakebot.ptb_webhook import free_port
+from tests.pg import PostgresDatabases
+
+SECRET = "zwei-Arbeiter_12"
+TURN = 20
+"""Seconds a player has to act (the reminder comes after 10)."""
+KILL_AT = 90
+"""The tap after which the first worker is killed (in the second round's first tricks)."""
+SIT_OUT = 8
+"""Taps after the kill, the player to act lets the time run out."""
+
+
+class Workers:
+    """Two ``python -m bot`` processes behind the fake's round-robin webhook delivery; their
+    stderr goes to files (a pipe nobody reads would block a chatty process)."""
+
+    def __init__(self, api: FakeBotApi, url: str, folder: Path) -> None:
+        self.api, self.url, self.folder = api, url, folder
+        self.procs: list[asyncio.subprocess.Process] = []
+        self.urls: list[str] = []
+        self.logs: list[IO[bytes]] = []
+
+    async def start(self) -> None:
+        """Start both workers in webhook mode and spread the updates over them."""
+        self.api.enable_webhook_delivery(attempts=4, retry_delay=0.05)
+        for n in range(2):
+            port = free_port()
+            url = f"http://127.0.0.1:{port}/telegram"
+            env = _env(
+                TELEGRAM_BOT_TOKEN=self.api.token,
+                TELEGRAM_API_BASE_URL=self.api.base_url,
+                DATABASE_URL=self.url,
+                COMPUTER_WORKERS="0",
+                TURN_TIMEOUT_SECONDS=str(TURN),
+                LOG_LEVEL="WARNING",
+                WEBHOOK_URL=url,
+                WEBHOOK_LISTEN=f"127.0.0.1:{port}",
+                WEBHOOK_SECRET=SECRET,
+                BOT_WORKERS="2",
+                TIMER_SWEEP_SECONDS="0.5",
+            )
+            cwd = self.folder / f"worker{n}"
+            cwd.mkdir(parents=True)
+            self.logs.append((cwd / "stderr.log").open("wb"))
+            self.procs.append(
+                await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "bot", cwd=cwd, env=env,
+                    stdout=asyncio.subprocess.DEVNULL, stderr=self.logs[-1],
+                )
+            )  # fmt: skip
+            self.urls.append(url)
+            await self.api.wait_for(self._registered, timeout=60, what="setWebhook")
+        self.api.set_webhook_targets(self.urls)
+
+    def _registered(self) -> bool:
+        return self.api.calls.count("setWebhook") >= len(self.urls)
+
+    def kill(self, n: int) -> None:
+        """SIGKILL worker ``n``: no clean-up of any kind."""
+        self.procs[n].kill()
+
+    async def stop(self) -> list[str]:
+        """Stop the workers that live (SIGINT); returns what each wrote to stderr."""
+        for proc in self.procs:
+            if proc.returncode is None:
+                proc.send_signal(signal.SIGINT)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(proc.wait(), timeout=30)
+        for log in self.logs:
+            log.close()
+        return [
+            (self.folder / f"worker{n}" / "stderr.log").read_text(errors="replace")
+            for n in range(len(self.procs))
+        ]
+
+
+async def _tap(api: FakeBotApi, person: SimUser, message: FakeMessage, action: str) -> Any:
+    """Tap and wait for the answer. A tap that reached a worker as it was killed is never
+    answered: tap again, as a person does when the spinner runs out."""
+    for _ in range(4):
+        tap = await person.tap(message, by_action(action))
+        with contextlib.suppress(AssertionError):
+            return await tap.wait_answered(timeout=15)
+    raise AssertionError(f"{person} tapped {action} four times without an answer")
+
+
+async def _open_table(api: FakeBotApi, group: FakeChat, people: list[SimUser]) -> None:
+    """``/klaverjas``, the four sit down in order, eight rounds, start."""
+    await people[0].send(group, "/klaverjas")
+    lobby = await api.wait_for(lambda: api.chat(group).last_message(from_bot=True), timeout=30)
+    assert lobby is not None
+
+    def body() -> str:
+        shown = api.chat(group).message(lobby.message_id)
+        return shown.body if shown is not None else ""
+
+    for seat, person in enumerate(people):
+        await _tap(api, person, lobby, f"sit:{seat}")
+        await api.wait_for(_names(body, person.first_name), timeout=30, what="seated")
+    await _tap(api, people[0], lobby, "rounds:toggle")
+    await api.wait_for(lambda: "/8" in body() or " 8 " in body(), timeout=30, what="8 rounds")
+    await _tap(api, people[0], lobby, "start")
+
+
+def _names(body: Callable[[], str], name: str) -> Callable[[], bool]:
+    return lambda: name in body()
+
+
+def _last_is_sheet(api: FakeBotApi, group: FakeChat) -> bool:
+    last = api.chat(group).last_message(from_bot=True)
+    return last is not None and last.photo is not None
+
+
+async def _game_id(repo: PostgresRepository, chat_id: int) -> int:
+    for _ in range(300):
+        game = await repo.open_game_of_chat(chat_id)
+        if game is not None and game.status is GameStatus.ACTIVE:
+            return game.game_id
+        await asyncio.sleep(0.1)
+    raise AssertionError("the game did not start")
+
+
+async def _play(
+    api: FakeBotApi,
+    repo: PostgresRepository,
+    game_id: int,
+    people: list[SimUser],
+    workers: Workers | None,
+) -> tuple[list[tuple[int, str]], list[int]]:
+    """The four play until the game is over, each tapping what their newest hand message
+    offers. With ``workers``: the first is killed after :data:`KILL_AT` taps and, later, one
+    player lets the turn time run out. Returns the accepted taps ``(seat, action)`` in order
+    and, for each timed-out turn, how many taps had been accepted before it."""
+    rng = random.Random(12)
+    accepted: list[tuple[int, str]] = []
+    timeouts: list[int] = []
+    taps = 0
+    deadline = time.monotonic() + 900
+    while time.monotonic() < deadline:
+        game = await repo.get_game(game_id)
+        assert game is not None
+        if game.status is not GameStatus.ACTIVE:
+            return accepted, timeouts
+        hands = [(seat, p, hand_message(p)) for seat, p in enumerate(people)]
+        turn = [(s, p, m) for s, p, m in hands if m is not None and active_buttons(m)]
+        if not turn:
+            await asyncio.sleep(0.05)
+            continue
+        # the newest hand first: one whose edit is still on its way shows older buttons
+        seat, person, message = max(turn, key=lambda t: hand_version(t[2]) or 0)
+        if workers is not None and taps == KILL_AT + SIT_OUT and not timeouts:
+            before = len(await repo.get_actions(game_id))  # the player sits out
+            for _ in range(4 * (TURN + 20)):
+                if len(await repo.get_actions(game_id)) > before:
+                    break
+                await asyncio.sleep(0.25)
+            else:
+                raise AssertionError("nobody ran the turn timer after the kill")
+            timeouts.append(len(accepted))
+            taps += 1
+            continue
+        _, action = pick(active_buttons(message), rng)
+        record: CallbackQueryRecord = await _tap(api, person, message, action)
+        taps += 1
+        if record.text is None:  # accepted (a refusal says why)
+            accepted.append((seat, action))
+        else:
+            await asyncio.sleep(0.2)  # a stale hand: its newer version is on the way
+        if workers is not None and taps == KILL_AT:
+            workers.kill(0)
+    raise AssertionError("the game did not end in time")
+
+
+def _expected_log(
+    log: tuple[str, ...], accepted: list[tuple[int, str]], timeouts: list[int]
+) -> list[tuple[int, str]]:
+    """The log the taps say there must be: the accepted taps in order, and at each timed-out
+    turn the move the computer made for the player (taken from the log at that place)."""
+    moves = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in log]
+    expected = list(accepted)
+    for k, at in enumerate(timeouts):
+        index = at + k
+        assert index < len(moves), "the timed-out turn is not in the log"
+        expected.insert(index, moves[index])
+    return expected
+
+
+async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> None:
+    people = [
+        api.add_user(name, language_code="nl", started=True)
+        for name in ("Anna", "Bram", "Cor", "Dirk")
+    ]
+    group = api.add_group("Twee werkers", members=people)
+    workers = Workers(api, url, folder)
+    repo = await PostgresRepository.open(url)
+    errors: list[str] = []
+    try:
+        await workers.start()
+        await _open_table(api, group, people)
+        game_id = await _game_id(repo, group.id)
+        accepted, timeouts = await _play(api, repo, game_id, people, workers if kill else None)
+        game = await repo.get_game(game_id, with_actions=True)
+        assert game is not None and game.status is GameStatus.FINISHED
+        assert game.actions is not None
+        moves = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in game.actions]
+        # nothing lost, nothing twice: exactly the accepted taps (and the timed-out turn)
+        assert moves == _expected_log(game.actions, accepted, timeouts)
+        assert len(timeouts) == (1 if kill else 0)
+        served = {a.url for a in api.webhook.attempts_log if a.ok}
+        assert served == set(workers.urls)  # both took part (before the kill)
+        if kill:
+            after = [a for a in api.webhook.attempts_log if a.ok][-50:]
+            assert {a.url for a in after} == {workers.urls[1]}  # the survivor served the rest
+        # the sheet comes last, as at any game end, and no older table is drawn over it
+        await api.wait_for(lambda: _last_is_sheet(api, group), timeout=60, what="the sheet")
+        await api.idle(quiet=3.0, timeout=60)
+        assert _last_is_sheet(api, group)
+    finally:
+        errors = await workers.stop()
+        await repo.close()
+    for text in errors:
+        assert "Traceback" not in text, text[-4000:]
+
+
+async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
+    postgres_server: PostgresDatabases, tmp_path: Path
+) -> None:
+    urls = [await postgres_server.create(migrated=True) for _ in range(2)]
+    try:
+        async with FakeBotApi() as calm, FakeBotApi() as rough, asyncio.TaskGroup() as games:
+            games.create_task(_scenario(calm, urls[0], tmp_path / "both", kill=False))
+            games.create_task(_scenario(rough, urls[1], tmp_path / "killed", kill=True))
+        for api in (calm, rough):
+            assert not api.internal_errors, api.internal_errors
+    finally:
+        for url in urls:
+            await postgres_server.drop(url)
