@@ -25,6 +25,7 @@ from engine.events import (
     RoundDealt,
     RoundScored,
 )
+from engine.fastinit import fast_init
 from engine.klammern.scoring import ZERO_TALLY, KlammernScore, Tally, tallies
 from engine.round import Phase, RoundResult, RoundState
 from engine.rules import RoundScore
@@ -64,6 +65,7 @@ class SheetRow:
         return self.result.score[team]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     """The full state of a game. Build with :meth:`new`; advance with :meth:`apply`.
@@ -163,6 +165,8 @@ class GameState:
     def small_points(self) -> dict[Team, int]:
         """Klammern: the small points each team stands at now (§9.9); 0 and 0 for
         Klaverjassen."""
+        if not self.rounds or not self.is_klammern:
+            return {Team.NS: 0, Team.EW: 0}
         return dict(self.tally().small)
 
     def totals(self) -> dict[Team, int]:
@@ -170,12 +174,19 @@ class GameState:
         points (§9.9)."""
         if self.is_klammern:
             return dict(self.tally().big)
-        out = {Team.NS: 0, Team.EW: 0}
-        for r in self.rounds:
-            assert r.result is not None
-            for t in (Team.NS, Team.EW):
-                out[t] += r.result.score[t]
-        return out
+        rounds = self.rounds
+        memo = _TOTALS_MEMO[0]
+        if memo[0] is rounds:
+            ns, ew = memo[1]
+        else:
+            ns = ew = 0
+            for r in rounds:
+                assert r.result is not None
+                score = r.result.score
+                ns += score[Team.NS]
+                ew += score[Team.EW]
+            _TOTALS_MEMO[0] = (rounds, (ns, ew))
+        return {Team.NS: ns, Team.EW: ew}
 
     def winner(self) -> Team | None:
         """The winning team once the game is over; None while playing or for a draw (a
@@ -214,7 +225,17 @@ class GameState:
             state = replace(self, current=nxt, log=log, redeals=redeals, voided=voided)
             return state, events + more
         if new_round.phase is not Phase.SCORED:
-            return replace(self, current=new_round, log=log), events
+            state = GameState(
+                self.settings,
+                self.seed,
+                self.first_dealer,
+                self.rounds,
+                new_round,
+                log,
+                self.redeals,
+                self.voided,
+            )
+            return state, events
         result = new_round.result
         rounds = (*self.rounds, new_round)
         if _klammern(result):
@@ -253,3 +274,8 @@ def _klammern(result: RoundResult | None) -> TypeGuard[KlammernScore]:
 
 def _by_value(m: Mapping[Team, int]) -> dict[str, int]:
     return {t.value: int(m[t]) for t in (Team.NS, Team.EW)}
+
+
+_TOTALS_MEMO: list[tuple[object, tuple[int, int]]] = [((), (0, 0))]
+"""Klaverjassen totals of the last ``rounds`` tuple asked about (one entry, keyed by identity;
+it holds its key alive)."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.cards import Card, Seat, Suit, Team, cards_of
+from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
+from engine.fastinit import fast_init
 from engine.game import GameState
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
@@ -18,6 +19,7 @@ from engine.round import Phase, RoundState, Trick
 from engine.settings import Settings, TrumpSelection
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One seat's view of a round (and of the game's sheet, when built from a game).
@@ -97,39 +99,42 @@ def observe_round(
     """The view of ``seat`` (None: the public view) on a round, with the game ``totals`` (and,
     Klammern, the game's ``small_points``)."""
     proposed: Card | None = None
-    if state.settings.trump_selection is TrumpSelection.KLAMMERN:
+    settings = state.settings
+    klammern = state.klammern
+    if settings.trump_selection is TrumpSelection.KLAMMERN:
         middle = state.deal.dealer_middle_card
         if state.hands[state.dealer] & middle.bit:
             proposed = middle
-    status = state.bid_status()
+    h0, h1, h2, h3 = state.hands
+    sums = state._team_sums()
     return Observation(
-        seat=seat,
-        settings=state.settings,
-        number=state.number,
-        dealer=state.dealer,
-        forehand=state.forehand,
-        phase=state.phase,
-        hand=cards_of(state.hands[seat]) if seat is not None else (),
-        hand_counts=tuple(h.bit_count() for h in state.hands),
-        bids=state.bids,
-        shown=status.shown,
-        proposed_card=proposed,
-        trump=state.trump,
-        maker=state.maker,
-        leader=state.leader,
-        trick=state.trick,
-        tricks=state.tricks,
-        to_act=state.to_act,
-        legal=state.legal_actions(seat) if seat is not None else (),
-        card_points=state.team_card_points(),
-        roem=state.team_roem(),
-        tricks_won=state.team_tricks(),
-        claimable_roem=state.claimable_roem(),
-        totals=dict(totals) if totals else {Team.NS: 0, Team.EW: 0},
-        klammern=state.klammern,
-        declaration_points=kplay.declaration_points(state) if state.klammern is not None else None,
-        small_points=(dict(small_points) if small_points else {Team.NS: 0, Team.EW: 0})
-        if state.klammern is not None
+        seat,
+        settings,
+        state.number,
+        state.deal.dealer,
+        SEATS[(state.deal.dealer + 1) & 3],
+        state.phase,
+        cards_of(state.hands[seat]) if seat is not None else (),
+        (h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
+        state.bids,
+        state.bid_status().shown,
+        proposed,
+        state.trump,
+        state.maker,
+        state.leader,
+        state.trick,
+        state.tricks,
+        state.to_act,
+        state.legal_actions(seat) if seat is not None else (),
+        {Team.NS: sums[0], Team.EW: sums[1]},
+        {Team.NS: sums[2], Team.EW: sums[3]},
+        {Team.NS: sums[4], Team.EW: sums[5]},
+        state.claimable_roem(),
+        dict(totals) if totals else {Team.NS: 0, Team.EW: 0},
+        klammern,
+        kplay.declaration_points(state) if klammern is not None else None,
+        (dict(small_points) if small_points else {Team.NS: 0, Team.EW: 0})
+        if klammern is not None
         else None,
     )
 

@@ -28,7 +28,7 @@ from engine.actions import (
     Re,
 )
 from engine.bidding import BidStatus, bid_status, check_bid
-from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
+from engine.cards import CARDS, SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
 from engine.deal import Deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -45,16 +45,20 @@ from engine.events import (
     TrickWon,
     TrumpChosen,
 )
+from engine.fastinit import fast_init
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
 from engine.klammern.scoring import KlammernScore
 from engine.phase import Phase
 from engine.rules import (
+    _POINTS_BY_TRUMP,
+    _SUIT_ORDINAL,
     LAST_TRICK_BONUS,
+    Duty,
     RoundScore,
+    _mask_roem,
+    _winning_position,
     legal_mask,
-    mask_points,
-    roem,
     score_round,
     winning_position,
 )
@@ -69,6 +73,7 @@ writes per team: points, or small points), ``nat`` (the playing team failed / lo
 ``to_dict()``."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A completed trick.
@@ -97,6 +102,7 @@ class Trick:
         return tuple(zip(self.seats, self.cards, strict=True))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """The full (omniscient) state of one round. Build with :meth:`start`.
@@ -183,9 +189,13 @@ class RoundState:
 
     def bid_status(self) -> BidStatus:
         """The auction as it stands (also valid after it finished)."""
-        return bid_status(
-            self.settings.trump_selection, self.forehand, self.bids, self._bid_suits()
-        )
+        mode, deal, bids = self.settings.trump_selection, self.deal, self.bids
+        memo = _BID_MEMO[0]
+        if memo[2] is bids and memo[1] is deal and memo[0] is mode:
+            return memo[3]
+        status = bid_status(mode, self.forehand, bids, self._bid_suits())
+        _BID_MEMO[0] = (mode, deal, bids, status)
+        return status
 
     def _bid_suits(self) -> tuple[Suit, ...]:
         if self.settings.trump_selection is TrumpSelection.KLAMMERN:
@@ -210,18 +220,26 @@ class RoundState:
     def legal_cards_mask(self, seat: Seat | None = None) -> int:
         """Mask of the cards ``seat`` (default: the player to act) may play now; 0 when it is
         not that seat's turn to play."""
-        to_act = self.to_act
-        if self.phase is not Phase.PLAY or (seat is not None and seat != to_act):
+        if self.phase is not Phase.PLAY:
             return 0
-        assert to_act is not None and self.trump is not None
-        return legal_mask(
-            self.hands[to_act],
-            self.trick,
-            to_act,
-            self.leader,
-            self.trump,
-            self.settings.play_rule,
-        ).legal
+        if seat is not None and seat != SEATS[(self.leader + len(self.trick)) & 3]:
+            return 0
+        return self._duty().legal
+
+    def _duty(self) -> Duty:
+        """The §4.5 duty of the player to play (phase play), remembered for the last state
+        asked: ``legal_actions`` and then ``apply`` on the same state compute it once."""
+        memo = _DUTY_MEMO[0]
+        if memo[0] is self:
+            return memo[1]
+        trump = self.trump
+        assert trump is not None
+        leader = self.leader
+        trick = self.trick
+        seat = SEATS[(leader + len(trick)) & 3]
+        duty = legal_mask(self.hands[seat], trick, seat, leader, trump, self.settings.play_rule)
+        _DUTY_MEMO[0] = (self, duty)
+        return duty
 
     def claimable_roem(self) -> int:
         """Claim mode: roem of the last completed trick that may still be claimed, else 0."""
@@ -241,6 +259,24 @@ class RoundState:
         (roem claim, contra, re, pass), then
         Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
+        phase = self.phase
+        if (
+            phase is Phase.PLAY
+            and self.klammern is None
+            and self.settings.roem is not RoemMode.CLAIM
+        ):
+            # The hot path (Klaverjassen with auto roem, card play): only the cards.
+            to_play = SEATS[(self.leader + len(self.trick)) & 3]
+            if seat is not None and seat != to_play:
+                return ()
+            plays = PLAY[to_play]
+            cards: list[Action] = []
+            m = self._duty().legal
+            while m:
+                low = m & -m
+                cards.append(plays[low.bit_length() - 1])
+                m ^= low
+            return tuple(cards)
         to_act = self.to_act
         if seat is None:
             if to_act is None:
@@ -270,25 +306,35 @@ class RoundState:
 
     def team_card_points(self) -> dict[Team, int]:
         """Card points won so far per team (last-trick 10 included once taken)."""
-        pts = {Team.NS: 0, Team.EW: 0}
-        for t in self.tricks:
-            pts[t.winner.team] += t.points
-        return pts
+        sums = self._team_sums()
+        return {Team.NS: sums[0], Team.EW: sums[1]}
 
     def team_roem(self) -> dict[Team, int]:
         """Roem counted so far per team (in claim mode: claimed roem only)."""
-        out = {Team.NS: 0, Team.EW: 0}
-        claim = self.settings.roem is RoemMode.CLAIM
-        for i, t in enumerate(self.tricks):
-            if not claim or self.claimed[i]:
-                out[t.winner.team] += t.roem
-        return out
+        sums = self._team_sums()
+        return {Team.NS: sums[2], Team.EW: sums[3]}
 
     def team_tricks(self) -> dict[Team, int]:
         """Tricks won so far per team."""
-        out = {Team.NS: 0, Team.EW: 0}
-        for t in self.tricks:
-            out[t.winner.team] += 1
+        sums = self._team_sums()
+        return {Team.NS: sums[4], Team.EW: sums[5]}
+
+    def _team_sums(self) -> tuple[int, int, int, int, int, int]:
+        """Card points, roem (as counted) and tricks of NS and EW, remembered for the last
+        ``tricks`` and ``claimed`` asked about (they change once a trick)."""
+        tricks, claimed, claim = self.tricks, self.claimed, self.settings.roem is RoemMode.CLAIM
+        memo = _SUMS_MEMO[0]
+        if memo[0] is tricks and memo[1] is claimed and memo[2] is claim:
+            return memo[3]
+        sums = [0, 0, 0, 0, 0, 0]
+        for i, t in enumerate(tricks):
+            team = t.winner & 1
+            sums[team] += t.points
+            if not claim or claimed[i]:
+                sums[2 + team] += t.roem
+            sums[4 + team] += 1
+        out = (sums[0], sums[1], sums[2], sums[3], sums[4], sums[5])
+        _SUMS_MEMO[0] = (tricks, claimed, claim, out)
         return out
 
     @property
@@ -370,9 +416,7 @@ class RoundState:
         hand = self.hands[seat]
         if not hand & card.bit:
             raise IllegalAction(Reason.NOT_IN_HAND, card=str(card))
-        trump = self.trump
-        assert trump is not None
-        duty = legal_mask(hand, self.trick, seat, self.leader, trump, self.settings.play_rule)
+        duty = self._duty()
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
         if self.klammern is not None:
@@ -389,28 +433,33 @@ class RoundState:
         """Play a checked card: the trick, its winner, the score after the last trick."""
         trump = self.trump
         assert trump is not None
-        hand = self.hands[seat]
-        if self.claimable_roem():
+        settings = self.settings
+        if settings.roem is RoemMode.CLAIM and self.claimable_roem():
             events.append(RoemLost(len(self.tricks), self.tricks[-1].roem))
-        events.append(CardPlayed(seat, card))
+        events.append(_CARD_PLAYED[seat][card.index])
         hands = list(self.hands)
-        hands[seat] = hand & ~card.bit
+        hands[seat] &= ~card.bit
         trick = (*self.trick, card)
         if len(trick) < 4:
             return self._next(tuple(hands), self.leader, trick, self.tricks, self.claimed), events
-        win_pos = winning_position(trick, trump)
+        t = _SUIT_ORDINAL[trump]
+        win_pos = _winning_position(trick, t)
         winner = SEATS[(self.leader + win_pos) & 3]
         last = len(self.tricks) == 7
-        points = mask_points(mask_of(trick), trump) + (LAST_TRICK_BONUS if last else 0)
+        pts = _POINTS_BY_TRUMP[t]
+        c0, c1, c2, c3 = trick
+        points = pts[c0.index] + pts[c1.index] + pts[c2.index] + pts[c3.index]
+        if last:
+            points += LAST_TRICK_BONUS
         trick_roem = 0
-        if self.settings.roem is not RoemMode.DECLARATIONS:
-            trick_roem = roem(trick, trump, self.settings.four_low_cards)
+        if settings.roem is not RoemMode.DECLARATIONS:
+            trick_roem = _mask_roem(c0.bit | c1.bit | c2.bit | c3.bit, t, settings.four_low_cards)
         done = Trick(self.leader, trick, winner, points, trick_roem)
         events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
         state = self._next(tuple(hands), winner, (), (*self.tricks, done), (*self.claimed, False))
         if not last:
             return state, events
-        if state.settings.roem is RoemMode.CLAIM and trick_roem:
+        if settings.roem is RoemMode.CLAIM and trick_roem:
             return replace(state, phase=Phase.CLAIM), events
         return state._score(events)
 
@@ -479,3 +528,21 @@ class RoundState:
             self.settings.defender_pit,
         )
         return replace(self, phase=Phase.SCORED, result=result), events
+
+
+_CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
+    tuple(CardPlayed(seat, c) for c in CARDS) for seat in SEATS
+)
+"""Interned :class:`CardPlayed` events: ``[seat][card index]`` (events are frozen values)."""
+
+# One-entry memos keyed by the identity of immutable inputs (each holds its key alive, so an
+# identity match is never a recycled id). A state's derived facts are asked for several times
+# in a row (observe, legal_actions, apply); each memo is one tuple in a one-element list,
+# replaced atomically (safe with threads).
+_DUTY_MEMO: list[tuple[object, Duty]] = [(None, Duty(0, Reason.NOT_ALLOWED))]
+_BID_MEMO: list[tuple[object, object, object, BidStatus]] = [
+    (None, None, None, BidStatus(None, ()))
+]
+_SUMS_MEMO: list[tuple[object, object, object, tuple[int, int, int, int, int, int]]] = [
+    (None, None, None, (0, 0, 0, 0, 0, 0))
+]
