@@ -81,7 +81,9 @@ class GameState:
         first_dealer: dealer of round 1 (drawn from the seed).
         rounds: finished rounds, in order.
         current: the round in progress (None when the game is over).
-        log: every action applied, in order (the game record).
+        log_before: the actions applied before the current round was dealt.
+        round_log: the actions applied since (the whole log is :attr:`log`; kept in two
+            parts so that applying an action copies one round's actions, not the game's).
         redeals: Klammern: deals voided so far in the round in progress (§9.3).
         voided: Klammern: every voided deal of the game, in order (phase ``redeal``).
     """
@@ -91,9 +93,17 @@ class GameState:
     first_dealer: Seat
     rounds: tuple[RoundState, ...]
     current: RoundState | None
-    log: tuple[Action, ...]
+    log_before: tuple[Action, ...]
+    round_log: tuple[Action, ...] = ()
     redeals: int = 0
     voided: tuple[RoundState, ...] = ()
+
+    @property
+    def log(self) -> tuple[Action, ...]:
+        """Every action applied, in order (the game record)."""
+        if not self.round_log:
+            return self.log_before
+        return self.log_before + self.round_log
 
     @classmethod
     def new(cls, settings: Settings, seed: int) -> GameState:
@@ -222,12 +232,15 @@ class GameState:
         if current is None:
             raise IllegalAction(Reason.GAME_OVER)
         new_round, events = current.apply(action)
-        log = self.log + (action,)  # noqa: RUF005 - half the cost of (*log, action)
+        round_log = (*self.round_log, action)
         if new_round.phase is _REDEAL:
             redeals = self.redeals + 1
             nxt, more = self._deal_round(new_round.number, new_round.dealer, redeals)
             voided = (*self.voided, new_round)
-            state = replace(self, current=nxt, log=log, redeals=redeals, voided=voided)
+            log = self.log_before + round_log
+            state = replace(
+                self, current=nxt, log_before=log, round_log=(), redeals=redeals, voided=voided
+            )
             return state, events + more
         if new_round.phase is not _SCORED:
             state = GameState(
@@ -236,11 +249,13 @@ class GameState:
                 self.first_dealer,
                 self.rounds,
                 new_round,
-                log,
+                self.log_before,
+                round_log,
                 self.redeals,
                 self.voided,
             )
             return state, events
+        log = self.log_before + round_log
         result = new_round.result
         rounds = (*self.rounds, new_round)
         if _klammern(result):
@@ -265,13 +280,13 @@ class GameState:
             )
             game_over = len(rounds) >= self.settings.rounds
         if game_over:
-            over = replace(self, rounds=rounds, current=None, log=log)
+            over = replace(self, rounds=rounds, current=None, log_before=log, round_log=())
             totals = over.totals()
             events.append(GameOver({t.value: v for t, v in totals.items()}, over.winner()))
             return over, events
         nxt, more = self._deal_round(new_round.number + 1, new_round.dealer.left, 0)
         state = GameState(
-            self.settings, self.seed, self.first_dealer, rounds, nxt, log, 0, self.voided
+            self.settings, self.seed, self.first_dealer, rounds, nxt, log, (), 0, self.voided
         )
         return state, events + more
 

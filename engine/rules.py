@@ -159,6 +159,8 @@ def legal_mask(
     t = _SUIT_ORDINAL[trump]
     led = trick[0].index >> 3
     follow = hand & SUIT_MASKS[led]
+    if follow and led != t:
+        return Duty(follow, _MUST_FOLLOW_SUIT)  # §4.1, the common case
     win_pos = _winning_position(trick, t)
     winner_card = trick[win_pos].index
     if led == t:
@@ -169,8 +171,6 @@ def legal_mask(
                 return Duty(higher, _MUST_OVERTRUMP)
             return Duty(follow, _MUST_FOLLOW_SUIT)
         return Duty(hand, _NOT_ALLOWED)
-    if follow:
-        return Duty(follow, _MUST_FOLLOW_SUIT)
     trump_mask = SUIT_MASKS[t]
     trumps = hand & trump_mask
     if not trumps:

@@ -35,6 +35,20 @@ def test_signature_defaults_keywords_equality_and_frozen() -> None:
         Point(1, 2, 3)  # type: ignore[call-arg]
 
 
+def test_an_instance_is_an_ordinary_instance_of_its_class() -> None:
+    p = Point(1, 2)
+    assert type(p) is Point
+    assert isinstance(p, Point)
+    assert (p.x, p.y) == (1, 2)
+
+
+def test_a_class_with_fast_init_cannot_be_subclassed() -> None:
+    with pytest.raises(TypeError):
+
+        class Sub(Point):
+            pass
+
+
 def test_refuses_classes_it_does_not_apply_to() -> None:
     @dataclass(frozen=True)
     class NoSlots:
