@@ -170,7 +170,13 @@ class GameState:
         Klaverjassen."""
         if not self.is_klammern:
             return ()
-        return tallies(r.result.small_points for r in self.rounds if _klammern(r.result))
+        rounds = self.rounds
+        memo = _TALLIES_MEMO[0]
+        if memo[0] is rounds:
+            return memo[1]
+        done = tallies(r.result.small_points for r in rounds if _klammern(r.result))
+        _TALLIES_MEMO[0] = (rounds, done)
+        return done
 
     def tally(self) -> Tally:
         """Klammern: the tally after the last finished round (all zero before the first)."""
@@ -302,3 +308,5 @@ def _by_value(m: Mapping[Team, int]) -> dict[str, int]:
 _TOTALS_MEMO: list[tuple[object, tuple[int, int]]] = [((), (0, 0))]
 """Klaverjassen totals of the last ``rounds`` tuple asked about (one entry, keyed by identity;
 it holds its key alive)."""
+_TALLIES_MEMO: list[tuple[object, tuple[Tally, ...]]] = [((), ())]
+"""Klammern tallies of the last ``rounds`` tuple asked about (as :data:`_TOTALS_MEMO`)."""
