@@ -183,17 +183,17 @@ class Seat(IntEnum):
     @property
     def team(self) -> Team:
         """The seat's team."""
-        return Team.NS if self % 2 == 0 else Team.EW
+        return _SEAT_TEAMS[self]
 
     @property
     def partner(self) -> Seat:
         """The seat opposite."""
-        return Seat((self + 2) % 4)
+        return SEATS[(self + 2) & 3]
 
     @property
     def left(self) -> Seat:
         """The next seat clockwise (the player who acts after this one)."""
-        return Seat((self + 1) % 4)
+        return SEATS[(self + 1) & 3]
 
     @classmethod
     def parse(cls, value: object) -> Seat:
@@ -242,3 +242,7 @@ class Team(StrEnum):
 
 
 TEAMS: tuple[Team, ...] = (Team.NS, Team.EW)
+
+
+_SEAT_TEAMS: tuple[Team, ...] = (Team.NS, Team.EW, Team.NS, Team.EW)
+"""``[seat]``: the seat's team (:attr:`Seat.team` without arithmetic on the enum)."""

@@ -405,18 +405,29 @@ class RoundState:
         if after.redeal:
             events.append(DealVoided(self.number, self.dealer))
             return replace(self, bids=bids, phase=_REDEAL), events
-        if after.maker is None:
-            return replace(self, bids=bids), events
-        assert after.trump is not None
-        leader = after.maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
-        events.append(TrumpChosen(after.maker, after.trump, leader))
-        state = replace(
-            self,
-            bids=bids,
-            trump=after.trump,
-            maker=after.maker,
-            leader=leader,
-            phase=_PLAY,
+        maker = after.maker
+        if maker is None:
+            phase, trump, leader = self.phase, self.trump, self.leader
+        else:
+            assert after.trump is not None
+            phase, trump = _PLAY, after.trump
+            leader = maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
+            events.append(TrumpChosen(maker, trump, leader))
+        state = RoundState(
+            self.settings,
+            self.number,
+            self.deal,
+            phase,
+            bids,
+            trump,
+            maker,
+            self.hands,
+            leader,
+            self.trick,
+            self.tricks,
+            self.claimed,
+            self.result,
+            self.klammern,
         )
         return state, events
 

@@ -216,3 +216,18 @@ def test_the_four_implementations_on_the_decision_table() -> None:
     for trick, leader, rule, want in cases:
         got = all_legal(h, trick, leader, hearts, rule)
         assert set(got.values()) == {want}, (trick, rule, got)
+
+
+@given(st.integers(0, 2**64))
+def test_the_deal_shuffles_exactly_as_random_shuffle(seed: int) -> None:
+    """``engine.deal`` writes CPython's shuffle out for speed: the same draws, the same deals
+    (stored games replay from their seeds)."""
+    from engine.deal import _shuffle
+
+    a, b = list(range(32)), list(range(32))
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for _ in range(3):
+        rng_a.shuffle(a)
+        _shuffle(rng_b, b)  # type: ignore[arg-type]
+        assert a == b
+    assert rng_a.random() == rng_b.random()
