@@ -28,7 +28,7 @@ from engine.actions import (
     Re,
 )
 from engine.bidding import BidStatus, bid_status, check_bid
-from engine.cards import CARDS, SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
+from engine.cards import CARDS, SEATS, Card, Seat, Suit, Team, cards_of, mask_of
 from engine.deal import Deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -274,8 +274,12 @@ class RoundState:
         Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
         phase = self.phase
-        if phase is _PLAY and self.klammern is None and self.settings.roem is not _ROEM_CLAIM:
-            # The hot path (Klaverjassen with auto roem, card play): only the cards.
+        if (
+            phase is _PLAY
+            and self.klammern is None
+            and (self.settings.roem is not _ROEM_CLAIM or not self.claimable_roem())
+        ):
+            # The hot path (Klaverjassen card play, no roem to claim): only the cards.
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is not None and seat != to_play:
                 return ()
@@ -309,7 +313,11 @@ class RoundState:
         if km is not None:
             out.extend(kplay.declare_actions(self, seat))
         plays = PLAY[seat]
-        out.extend(plays[i] for i in iter_bits(legal))
+        m = legal
+        while m:
+            low = m & -m
+            out.append(plays[low.bit_length() - 1])
+            m ^= low
         if km is not None:
             out.extend(kplay.bella_actions(self, seat, legal))
         return tuple(out)
