@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import SUIT_MASKS, SUITS, Card, Rank, Seat, Suit, Team
 from engine.errors import Reason
@@ -125,6 +126,52 @@ def trumps_above(c: Card) -> int:
     return _TRUMPS_ABOVE_BY_INDEX[c.index]
 
 
+class Situation(StrEnum):
+    """Where the trick stands for a player who is void in the led plain suit and holds trumps:
+    the rows of ``rules.md`` §4.5 in which the play rules differ."""
+
+    OPPONENT_WINNING = "opponent_winning"
+    PARTNER_WINNING_PLAIN = "partner_winning_plain"
+    PARTNER_WINNING_TRUMP = "partner_winning_trump"
+
+
+_HT, _TR, _NT, _NT_HT, _H = "HT", "TR", "NT", "NT|HT", "H"
+
+VOID_DUTIES: Mapping[PlayRule, Mapping[Situation, tuple[str, ...]]] = {
+    PlayRule.ROTTERDAM: {  # §4.3
+        Situation.OPPONENT_WINNING: (_HT, _TR),
+        Situation.PARTNER_WINNING_PLAIN: (_HT, _TR),
+        Situation.PARTNER_WINNING_TRUMP: (_HT, _TR),
+    },
+    PlayRule.AMSTERDAM: {  # §4.4
+        Situation.OPPONENT_WINNING: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_PLAIN: (_H,),
+        Situation.PARTNER_WINNING_TRUMP: (_NT_HT, _H),
+    },
+    PlayRule.KLAMMERN: {  # §9.4: must trump also on the partner
+        Situation.OPPONENT_WINNING: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_PLAIN: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_TRUMP: (_HT, _NT, _H),
+    },
+}
+"""The duty table of ``rules.md`` §4.5 (and §9.4) where the play rules differ: void in the led
+plain suit, holding trumps; the legal cards are the first non-empty set of the row. Sets: HT
+the trumps that beat the winning card (all trumps when it is plain), TR all trumps, NT the
+non-trumps, NT|HT their union, H the whole hand. The other rows are the same for every rule:
+leading H; trump led HT, TR, H (§4.2); holding the led suit: that suit (§4.1); void without
+trumps: H. :func:`legal_mask` reads this table; the bit rules and the solvers are proven equal
+to it (``tests/engine/test_rules_core.py``)."""
+
+_DUTY_REASONS: dict[str, Reason] = {
+    _TR: Reason.MUST_TRUMP,
+    _NT: Reason.MAY_NOT_UNDERTRUMP,
+    _NT_HT: Reason.MAY_NOT_UNDERTRUMP,
+    _H: Reason.NOT_ALLOWED,
+}
+"""The reason a card outside the chosen set breaks (HT: must trump, or must overtrump when a
+trump is winning)."""
+
+
 @fast_init
 @dataclass(frozen=True, slots=True)
 class Duty:
@@ -178,24 +225,20 @@ def legal_mask(
     trump_winning = winner_card >> 3 == t
     higher = trumps & _TRUMPS_ABOVE_BY_INDEX[winner_card] if trump_winning else trumps
     non_trumps = hand & ~trump_mask
-    if rule is _RULE_ROTTERDAM:
-        if higher:
-            return Duty(higher, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
-        return Duty(trumps, _MUST_TRUMP)
-    partner_winning = (leader + win_pos - seat) & 3 == 2
-    if rule is _RULE_KLAMMERN or not partner_winning:
-        if higher:
-            return Duty(higher, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
-        if non_trumps:
-            return Duty(non_trumps, _MAY_NOT_UNDERTRUMP)
-        return Duty(hand, _NOT_ALLOWED)
-    # Amsterdam, partner winning.
-    if not trump_winning:
-        return Duty(hand, _NOT_ALLOWED)
-    allowed = non_trumps | higher
-    if allowed:
-        return Duty(allowed, _MAY_NOT_UNDERTRUMP)
-    return Duty(hand, _NOT_ALLOWED)
+    if (leader + win_pos - seat) & 3 != 2:
+        situation = Situation.OPPONENT_WINNING
+    elif trump_winning:
+        situation = Situation.PARTNER_WINNING_TRUMP
+    else:
+        situation = Situation.PARTNER_WINNING_PLAIN
+    sets = {_HT: higher, _TR: trumps, _NT: non_trumps, _NT_HT: non_trumps | higher, _H: hand}
+    for name in VOID_DUTIES[rule][situation]:
+        legal = sets[name]
+        if legal:
+            if name == _HT:
+                return Duty(legal, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
+            return Duty(legal, _DUTY_REASONS[name])
+    raise AssertionError("the last set of every row is never empty")  # pragma: no cover
 
 
 def legal_cards(

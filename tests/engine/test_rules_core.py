@@ -231,3 +231,29 @@ def test_the_deal_shuffles_exactly_as_random_shuffle(seed: int) -> None:
         _shuffle(rng_b, b)  # type: ignore[arg-type]
         assert a == b
     assert rng_a.random() == rng_b.random()
+
+
+def test_the_duty_table_is_the_one_in_docs_rules_md() -> None:
+    """``engine.rules.VOID_DUTIES`` (which the engine's legal_mask reads) is §4.5's table."""
+    from pathlib import Path
+
+    from engine.rules import VOID_DUTIES, Situation
+
+    text = (Path(__file__).parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rows = {
+        "void, opponent winning": Situation.OPPONENT_WINNING,
+        "void, partner winning with a plain card": Situation.PARTNER_WINNING_PLAIN,
+        "void, partner winning with a trump": Situation.PARTNER_WINNING_TRUMP,
+    }
+    seen = 0
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0] in rows:
+            situation = rows[cells[0]]
+            for rule, cell in zip((PlayRule.ROTTERDAM, PlayRule.AMSTERDAM), cells[1:], strict=True):
+                sets = tuple(x.strip().replace("NT ∪ HT", "NT|HT") for x in cell.split(","))
+                assert VOID_DUTIES[rule][situation] == sets, (rule, situation)
+            seen += 1
+    assert seen == 3
+    # §9.4: Klammern must trump (or overtrump) also on the partner; else discard a non-trump.
+    assert set(VOID_DUTIES[PlayRule.KLAMMERN].values()) == {("HT", "NT", "H")}
