@@ -283,14 +283,9 @@ class RoundState:
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is not None and seat != to_play:
                 return ()
-            plays = PLAY[to_play]
-            cards: list[Action] = []
+            t = _PLAYS_BY_BYTE[to_play]
             m = self._duty().legal
-            while m:
-                low = m & -m
-                cards.append(plays[low.bit_length() - 1])
-                m ^= low
-            return tuple(cards)
+            return t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
         to_act = self.to_act
         if seat is None:
             if to_act is None:
@@ -587,6 +582,16 @@ class RoundState:
             self.klammern,
         )
 
+
+_PLAYS_BY_BYTE: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(PLAY[seat][8 * suit + r] for r in range(8) if b >> r & 1) for b in range(256))
+        for suit in range(4)
+    )
+    for seat in SEATS
+)
+"""``[seat][suit][byte]``: the interned plays of the cards of one suit's 8-bit block of a mask,
+in card order (the legal cards as actions without a loop over the bits)."""
 
 _CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
     tuple(CardPlayed(seat, c) for c in CARDS) for seat in SEATS
