@@ -5,7 +5,9 @@ source; the players' bit rules (:mod:`engine.ai.bitrules`), the Python solver
 Over random reachable positions of every preset (whole rounds played with random legal
 actions, bidding, claims and Klammern calls included) and over arbitrary hand/trick
 situations: the legal cards agree, and so do trick winner, trick points and roem wherever an
-implementation computes them (the solvers through their own search, on the last trick).
+implementation computes them (the solvers through their own search, on the last trick). The
+players' inference from a card played (``engine.ai.knowledge``, the duties read backwards) is
+checked against the source too.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.actions import PlayCard
 from engine.ai import _ddpy
 from engine.ai import bitrules as br
-from engine.cards import CARDS, SEATS, SUITS, Seat, Suit, mask_of
+from engine.ai.knowledge import play_inference
+from engine.cards import CARDS, FULL_MASK, SEATS, SUITS, Seat, Suit, mask_of
 from engine.deal import deal, round_rng
 from engine.round import Phase, RoundState, Trick
 from engine.rules import LAST_TRICK_BONUS, legal_mask, mask_points, roem, winning_position
@@ -119,6 +123,35 @@ def check_trick(trick: Trick, number: int, trump: Suit, settings: Settings) -> N
         assert solver_trick_value(solver, trick, t, settings) == want, solver.__name__
 
 
+def check_inference(state: RoundState, card: int) -> None:
+    """The players' inference from a card (:func:`engine.ai.knowledge.play_inference`, the
+    duties read backwards) agrees with the source: it is sound (the player holds none of the
+    cards it rules out) and exact (an unseen card is ruled out if and only if holding it would
+    have made the card illegal)."""
+    seat = state.to_act
+    assert seat is not None and state.trump is not None
+    trump, rule = state.trump, state.settings.play_rule
+    trick = [c.index for c in state.trick]
+    seats = [(state.leader + i) & 3 for i in range(len(trick))]
+    cannot = play_inference(rule, trump.ordinal, trick, seats, seat, card)
+    hand = state.hands[seat]
+    assert cannot & (hand & ~(1 << card)) == 0, "unsound"
+    seen = hand | mask_of(state.trick)
+    for t in state.tricks:
+        seen |= mask_of(t.cards)
+    unseen = FULL_MASK & ~seen
+    while unseen:
+        low = unseen & -unseen
+        unseen ^= low
+        with_x = legal_mask(hand | low, state.trick, seat, state.leader, trump, rule).legal
+        # Exact: x is ruled out if and only if holding it would have made the card illegal.
+        assert bool(cannot & low) == (not with_x >> card & 1), (
+            CARDS[card],
+            CARDS[low.bit_length() - 1],
+            bool(cannot & low),
+        )
+
+
 def play_round(preset: str, seed: int, four_low: int) -> None:
     """Play one round of ``preset`` with random legal actions, checking every card decision
     and every completed trick."""
@@ -150,7 +183,10 @@ def play_round(preset: str, seed: int, four_low: int) -> None:
             )
             checked.add((len(state.tricks), len(state.trick)))
         legal = state.legal_actions()
-        state, _ = state.apply(legal[rng.randrange(len(legal))])
+        action = legal[rng.randrange(len(legal))]
+        if isinstance(action, PlayCard) and state.trick:
+            check_inference(state, action.card.index)
+        state, _ = state.apply(action)
     if state.phase is Phase.SCORED:
         assert len(checked) == 32
         assert state.trump is not None
