@@ -151,6 +151,7 @@ def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
     """
     if isinstance(state, RoundState):
         return observe_round(state, seat)
-    if state.current is None:
+    current = state.current
+    if current is None:
         raise ValueError("the game is over")
-    return observe_round(state.current, seat, state.totals(), state.small_points())
+    return observe_round(current, seat, state.totals(), state.small_points())

@@ -442,7 +442,8 @@ class RoundState:
         hand = self.hands[seat]
         if not hand & card.bit:
             raise IllegalAction(Reason.NOT_IN_HAND, card=str(card))
-        duty = self._duty()
+        memo = _DUTY_MEMO[0]
+        duty = memo[1] if memo[0] is self else self._duty()
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
         if self.klammern is not None:
@@ -475,7 +476,23 @@ class RoundState:
             hands = (h0, h1, h2, h3 & keep)
         trick = (*self.trick, card)
         if len(trick) < 4:
-            return self._next(hands, self.leader, trick, self.tricks, self.claimed), events
+            state = RoundState(
+                settings,
+                self.number,
+                self.deal,
+                _PLAY,
+                self.bids,
+                trump,
+                self.maker,
+                hands,
+                self.leader,
+                trick,
+                self.tricks,
+                self.claimed,
+                None,
+                self.klammern,
+            )
+            return state, events
         t = _SUIT_ORDINAL[trump]
         win_pos = _winning_position(trick, t)
         winner = SEATS[(self.leader + win_pos) & 3]
