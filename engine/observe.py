@@ -16,11 +16,13 @@ from engine.game import GameState
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
 from engine.round import Phase, RoundState, Trick
-from engine.settings import Settings, TrumpSelection
+from engine.settings import RoemMode, Settings, TrumpSelection
 
 # Enum members read on every card, as module constants: a global is far cheaper than
 # ``Phase.PLAY`` (an enum class attribute, ~100 ns in CPython 3.11).
-_EW, _NS, _TS_KLAMMERN = Team.EW, Team.NS, TrumpSelection.KLAMMERN
+_EW, _NS, _PLAY, _ROEM_CLAIM = Team.EW, Team.NS, Phase.PLAY, RoemMode.CLAIM
+_TS_FREE, _TS_KLAMMERN = TrumpSelection.FREE, TrumpSelection.KLAMMERN
+_TS_MANDATORY = TrumpSelection.MANDATORY
 
 
 @fast_init
@@ -111,6 +113,12 @@ def observe_round(
             proposed = middle
     h0, h1, h2, h3 = state.hands
     sums = state._team_sums()
+    mode = settings.trump_selection
+    shown = () if mode is _TS_FREE or mode is _TS_MANDATORY else state.bid_status().shown
+    if state.phase is _PLAY:
+        to_act: Seat | None = SEATS[(state.leader + len(state.trick)) & 3]
+    else:
+        to_act = state.to_act
     return Observation(
         seat,
         settings,
@@ -121,19 +129,19 @@ def observe_round(
         cards_of(state.hands[seat]) if seat is not None else (),
         (h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
         state.bids,
-        state.bid_status().shown,
+        shown,
         proposed,
         state.trump,
         state.maker,
         state.leader,
         state.trick,
         state.tricks,
-        state.to_act,
+        to_act,
         state.legal_actions(seat) if seat is not None else (),
         {_NS: sums[0], _EW: sums[1]},
         {_NS: sums[2], _EW: sums[3]},
         {_NS: sums[4], _EW: sums[5]},
-        state.claimable_roem(),
+        state.claimable_roem() if settings.roem is _ROEM_CLAIM else 0,
         dict(totals) if totals else {_NS: 0, _EW: 0},
         klammern,
         kplay.declaration_points(state) if klammern is not None else None,
