@@ -104,6 +104,21 @@ def observe_round(
 ) -> Observation:
     """The view of ``seat`` (None: the public view) on a round, with the game ``totals`` (and,
     Klammern, the game's ``small_points``)."""
+    return _observe_round(
+        state,
+        seat,
+        dict(totals) if totals else None,
+        dict(small_points) if small_points else None,
+    )
+
+
+def _observe_round(
+    state: RoundState,
+    seat: Seat | None,
+    totals: dict[Team, int] | None,
+    small_points: dict[Team, int] | None,
+) -> Observation:
+    """:func:`observe_round` with ``totals`` and ``small_points`` the observation may keep."""
     proposed: Card | None = None
     settings = state.settings
     klammern = state.klammern
@@ -142,12 +157,10 @@ def observe_round(
         {_NS: sums[2], _EW: sums[3]},
         {_NS: sums[4], _EW: sums[5]},
         state.claimable_roem() if settings.roem is _ROEM_CLAIM else 0,
-        dict(totals) if totals else {_NS: 0, _EW: 0},
+        totals if totals else {_NS: 0, _EW: 0},
         klammern,
         kplay.declaration_points(state) if klammern is not None else None,
-        (dict(small_points) if small_points else {_NS: 0, _EW: 0})
-        if klammern is not None
-        else None,
+        (small_points if small_points else {_NS: 0, _EW: 0}) if klammern is not None else None,
     )
 
 
@@ -162,4 +175,5 @@ def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
     current = state.current
     if current is None:
         raise ValueError("the game is over")
-    return observe_round(current, seat, state.totals(), state.small_points())
+    small = state.small_points() if current.klammern is not None else None
+    return _observe_round(current, seat, state.totals(), small)

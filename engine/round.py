@@ -284,7 +284,8 @@ class RoundState:
             if seat is not None and seat != to_play:
                 return ()
             t = _PLAYS_BY_BYTE[to_play]
-            m = self._duty().legal
+            memo = _DUTY_MEMO[0]
+            m = (memo[1] if memo[0] is self else self._duty()).legal
             return t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
         to_act = self.to_act
         if seat is None:
