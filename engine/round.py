@@ -287,6 +287,23 @@ class RoundState:
             memo = _DUTY_MEMO[0]
             m = (memo[1] if memo[0] is self else self._duty()).legal
             return t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
+        if phase is _PLAY and self.klammern is not None:
+            # Klammern card play: calls, then declarations, the cards, bella plays (as below).
+            to_play = SEATS[(self.leader + len(self.trick)) & 3]
+            if seat is None:
+                seat = to_play
+            calls = kplay.call_actions(self, seat)
+            if seat != to_play:
+                return tuple(calls)
+            if not self.tricks:
+                calls.extend(kplay.declare_actions(self, seat))
+            t = _PLAYS_BY_BYTE[seat]
+            m = self._duty().legal
+            plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
+            bella = kplay.bella_actions(self, seat, m)
+            if not calls and not bella:
+                return plays
+            return (*calls, *plays, *bella)
         to_act = self.to_act
         if seat is None:
             if to_act is None:
