@@ -42,7 +42,22 @@ class BidStatus:
 
 
 def _choices(seat: Seat, suits: Sequence[Suit] = SUITS) -> tuple[Action, ...]:
+    if suits is SUITS:
+        return _CHOOSE_ANY[seat]
     return tuple(Choose(seat, s) for s in suits)
+
+
+# Interned bids (frozen values, built once; an auction is evaluated on every bid and card).
+_SEATS = tuple(Seat(i) for i in range(4))
+_CHOOSE_ANY: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Choose(seat, s) for s in SUITS) for seat in _SEATS
+)
+_FREE_BIDS: tuple[tuple[Action, ...], ...] = tuple((*_CHOOSE_ANY[s], Pass(s)) for s in _SEATS)
+_ACCEPT_OR_PASS: tuple[tuple[Action, ...], ...] = tuple((Accept(s), Pass(s)) for s in _SEATS)
+_KLEINTJE_BIDS: tuple[tuple[Action, ...], ...] = tuple(
+    (*(Kleintje(seat, su) for su in SUITS), Pass(seat)) for seat in _SEATS
+)
+_BETER_OR_PASS: tuple[tuple[Action, ...], ...] = tuple((Beter(s), Pass(s)) for s in _SEATS)
 
 
 def bid_status(
@@ -63,8 +78,8 @@ def bid_status(
         if isinstance(last, Choose):
             return BidStatus(None, (), last.seat, last.suit)
         if mode is TrumpSelection.FREE and n < 4:
-            seat = Seat((forehand + n) % 4)
-            return BidStatus(seat, (*_choices(seat), Pass(seat)))
+            seat = _SEATS[(forehand + n) % 4]
+            return BidStatus(seat, _FREE_BIDS[seat])
         return BidStatus(forehand, _choices(forehand))
     if mode is TrumpSelection.TURNED:
         first, second = turned[0], turned[1]
@@ -74,9 +89,9 @@ def bid_status(
             suit = first if n <= 4 else second
             return BidStatus(None, (), last.seat, suit, (first,) if n <= 4 else (first, second))
         if n < 8:
-            seat = Seat((forehand + n) % 4)
+            seat = _SEATS[(forehand + n) % 4]
             shown = (first,) if n < 4 else (first, second)
-            return BidStatus(seat, (Accept(seat), Pass(seat)), shown=shown)
+            return BidStatus(seat, _ACCEPT_OR_PASS[seat], shown=shown)
         rest = [s for s in SUITS if s not in (first, second)]
         return BidStatus(forehand, _choices(forehand, rest), shown=(first, second))
     return _klammern_status(forehand, bids, turned[0])
@@ -93,18 +108,18 @@ def _klammern_status(forehand: Seat, bids: Sequence[Action], proposed: Suit) -> 
     if isinstance(last, Beter):
         return BidStatus(None, (), last.seat, Suit.CLUBS, shown)
     if n < 4:
-        seat = Seat((forehand + n) % 4)
-        return BidStatus(seat, (Accept(seat), Pass(seat)), shown=shown)
+        seat = _SEATS[(forehand + n) % 4]
+        return BidStatus(seat, _ACCEPT_OR_PASS[seat], shown=shown)
     kleintje = next((b for b in bids[4:] if isinstance(b, Kleintje)), None)
     if kleintje is None:
         if n < 8:
-            seat = Seat((forehand + n - 4) % 4)
-            return BidStatus(seat, (*(Kleintje(seat, s) for s in SUITS), Pass(seat)), shown=shown)
+            seat = _SEATS[(forehand + n - 4) % 4]
+            return BidStatus(seat, _KLEINTJE_BIDS[seat], shown=shown)
         return BidStatus(None, (), shown=shown, redeal=True)
     after = len(bids) - 1 - bids.index(kleintje)
     if after < 3:
-        seat = Seat((kleintje.seat + 1 + after) % 4)
-        return BidStatus(seat, (Beter(seat), Pass(seat)), shown=shown)
+        seat = _SEATS[(kleintje.seat + 1 + after) % 4]
+        return BidStatus(seat, _BETER_OR_PASS[seat], shown=shown)
     return BidStatus(None, (), kleintje.seat, kleintje.suit, shown)
 
 

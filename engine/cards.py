@@ -146,9 +146,22 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_SUIT_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(CARDS[8 * s + r] for r in range(8) if b >> r & 1) for b in range(256))
+    for s in range(4)
+)
+"""``[suit][byte]``: the cards of one suit's 8-bit block of a mask, in rank order."""
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in index order (suit S, H, D, C; then rank 7..A)."""
-    return tuple(CARDS[i] for i in iter_bits(mask))
+    t = _SUIT_BYTE_CARDS
+    return (
+        t[0][mask & 0xFF]
+        + t[1][mask >> 8 & 0xFF]
+        + t[2][mask >> 16 & 0xFF]
+        + t[3][mask >> 24 & 0xFF]
+    )
 
 
 def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
@@ -170,17 +183,17 @@ class Seat(IntEnum):
     @property
     def team(self) -> Team:
         """The seat's team."""
-        return Team.NS if self % 2 == 0 else Team.EW
+        return _SEAT_TEAMS[self]
 
     @property
     def partner(self) -> Seat:
         """The seat opposite."""
-        return Seat((self + 2) % 4)
+        return SEATS[(self + 2) & 3]
 
     @property
     def left(self) -> Seat:
         """The next seat clockwise (the player who acts after this one)."""
-        return Seat((self + 1) % 4)
+        return SEATS[(self + 1) & 3]
 
     @classmethod
     def parse(cls, value: object) -> Seat:
@@ -229,3 +242,7 @@ class Team(StrEnum):
 
 
 TEAMS: tuple[Team, ...] = (Team.NS, Team.EW)
+
+
+_SEAT_TEAMS: tuple[Team, ...] = (Team.NS, Team.EW, Team.NS, Team.EW)
+"""``[seat]``: the seat's team (:attr:`Seat.team` without arithmetic on the enum)."""

@@ -43,7 +43,7 @@ def deal(
     With ``with_turned``, also draw the two suits of §3.3 (first round of a game: clubs first).
     """
     deck = list(CARDS)
-    rng.shuffle(deck)
+    _shuffle(rng, deck)
     hands: list[list[Card]] = [[], [], [], []]
     pos = 0
     for packet in (3, 2, 3):
@@ -60,3 +60,20 @@ def deal(
             order.insert(0, Suit.CLUBS)
         turned = (order[0], order[1])
     return Deal(dealer, tuple(tuple(h) for h in hands), turned)
+
+
+def _shuffle(rng: random.Random, deck: list[Card]) -> None:
+    """``rng.shuffle(deck)``, with CPython's own algorithm written out for a plain
+    ``random.Random`` (the same draws, so the same deals; ``tests/engine/test_rules_core.py``
+    checks it against ``rng.shuffle``): about twice as fast, once a round."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]

@@ -28,7 +28,7 @@ from engine.actions import (
     Re,
 )
 from engine.bidding import BidStatus, bid_status, check_bid
-from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of, iter_bits, mask_of
+from engine.cards import CARDS, SEATS, Card, Seat, Suit, Team, cards_of, mask_of
 from engine.deal import Deal
 from engine.errors import IllegalAction, Reason
 from engine.events import (
@@ -45,16 +45,20 @@ from engine.events import (
     TrickWon,
     TrumpChosen,
 )
+from engine.fastinit import fast_init
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
 from engine.klammern.scoring import KlammernScore
 from engine.phase import Phase
 from engine.rules import (
+    _POINTS_BY_TRUMP,
+    _SUIT_ORDINAL,
     LAST_TRICK_BONUS,
+    Duty,
     RoundScore,
+    _mask_roem,
+    _winning_position,
     legal_mask,
-    mask_points,
-    roem,
     score_round,
     winning_position,
 )
@@ -68,7 +72,22 @@ RoundResult: TypeAlias = RoundScore | KlammernScore
 writes per team: points, or small points), ``nat`` (the playing team failed / lost) and
 ``to_dict()``."""
 
+# Enum members read on every card, as module constants: a global is far cheaper than
+# ``Phase.PLAY`` (an enum class attribute, ~100 ns in CPython 3.11).
+_BIDDING, _CLAIM, _EW, _NS, _PLAY, _REDEAL, _ROEM_CLAIM, _ROEM_DECLARATIONS, _SCORED = (
+    Phase.BIDDING,
+    Phase.CLAIM,
+    Team.EW,
+    Team.NS,
+    Phase.PLAY,
+    Phase.REDEAL,
+    RoemMode.CLAIM,
+    RoemMode.DECLARATIONS,
+    Phase.SCORED,
+)
 
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A completed trick.
@@ -97,6 +116,7 @@ class Trick:
         return tuple(zip(self.seats, self.cards, strict=True))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundState:
     """The full (omniscient) state of one round. Build with :meth:`start`.
@@ -143,7 +163,7 @@ class RoundState:
             settings=settings,
             number=number,
             deal=deal,
-            phase=Phase.BIDDING,
+            phase=_BIDDING,
             bids=(),
             trump=None,
             maker=None,
@@ -153,7 +173,7 @@ class RoundState:
             tricks=(),
             claimed=(),
             result=None,
-            klammern=KlammernState() if settings.roem is RoemMode.DECLARATIONS else None,
+            klammern=KlammernState() if settings.roem is _ROEM_DECLARATIONS else None,
         )
         events: list[Event] = []
         if settings.trump_selection is TrumpSelection.KLAMMERN:
@@ -183,9 +203,13 @@ class RoundState:
 
     def bid_status(self) -> BidStatus:
         """The auction as it stands (also valid after it finished)."""
-        return bid_status(
-            self.settings.trump_selection, self.forehand, self.bids, self._bid_suits()
-        )
+        mode, deal, bids = self.settings.trump_selection, self.deal, self.bids
+        memo = _BID_MEMO[0]
+        if memo[2] is bids and memo[1] is deal and memo[0] is mode:
+            return memo[3]
+        status = bid_status(mode, self.forehand, bids, self._bid_suits())
+        _BID_MEMO[0] = (mode, deal, bids, status)
+        return status
 
     def _bid_suits(self) -> tuple[Suit, ...]:
         if self.settings.trump_selection is TrumpSelection.KLAMMERN:
@@ -195,11 +219,11 @@ class RoundState:
     @property
     def to_act(self) -> Seat | None:
         """Who must act now (None when the round is over)."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             return SEATS[(self.leader + len(self.trick)) & 3]
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             return self.bid_status().to_act
-        if self.phase is Phase.CLAIM:
+        if self.phase is _CLAIM:
             return self.tricks[-1].winner
         return None
 
@@ -210,26 +234,34 @@ class RoundState:
     def legal_cards_mask(self, seat: Seat | None = None) -> int:
         """Mask of the cards ``seat`` (default: the player to act) may play now; 0 when it is
         not that seat's turn to play."""
-        to_act = self.to_act
-        if self.phase is not Phase.PLAY or (seat is not None and seat != to_act):
+        if self.phase is not _PLAY:
             return 0
-        assert to_act is not None and self.trump is not None
-        return legal_mask(
-            self.hands[to_act],
-            self.trick,
-            to_act,
-            self.leader,
-            self.trump,
-            self.settings.play_rule,
-        ).legal
+        if seat is not None and seat != SEATS[(self.leader + len(self.trick)) & 3]:
+            return 0
+        return self._duty().legal
+
+    def _duty(self) -> Duty:
+        """The §4.5 duty of the player to play (phase play), remembered for the last state
+        asked: ``legal_actions`` and then ``apply`` on the same state compute it once."""
+        memo = _DUTY_MEMO[0]
+        if memo[0] is self:
+            return memo[1]
+        trump = self.trump
+        assert trump is not None
+        leader = self.leader
+        trick = self.trick
+        seat = SEATS[(leader + len(trick)) & 3]
+        duty = legal_mask(self.hands[seat], trick, seat, leader, trump, self.settings.play_rule)
+        _DUTY_MEMO[0] = (self, duty)
+        return duty
 
     def claimable_roem(self) -> int:
         """Claim mode: roem of the last completed trick that may still be claimed, else 0."""
-        if self.settings.roem is not RoemMode.CLAIM or not self.tricks:
+        if self.settings.roem is not _ROEM_CLAIM or not self.tricks:
             return 0
-        if self.phase is Phase.PLAY and self.trick:
+        if self.phase is _PLAY and self.trick:
             return 0
-        if self.phase not in (Phase.PLAY, Phase.CLAIM) or self.claimed[-1]:
+        if self.phase not in (_PLAY, _CLAIM) or self.claimed[-1]:
             return 0
         return self.tricks[-1].roem
 
@@ -241,6 +273,37 @@ class RoundState:
         (roem claim, contra, re, pass), then
         Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
+        phase = self.phase
+        if (
+            phase is _PLAY
+            and self.klammern is None
+            and (self.settings.roem is not _ROEM_CLAIM or not self.claimable_roem())
+        ):
+            # The hot path (Klaverjassen card play, no roem to claim): only the cards.
+            to_play = SEATS[(self.leader + len(self.trick)) & 3]
+            if seat is not None and seat != to_play:
+                return ()
+            t = _PLAYS_BY_BYTE[to_play]
+            memo = _DUTY_MEMO[0]
+            m = (memo[1] if memo[0] is self else self._duty()).legal
+            return t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
+        if phase is _PLAY and self.klammern is not None:
+            # Klammern card play: calls, then declarations, the cards, bella plays (as below).
+            to_play = SEATS[(self.leader + len(self.trick)) & 3]
+            if seat is None:
+                seat = to_play
+            calls = kplay.call_actions(self, seat)
+            if seat != to_play:
+                return tuple(calls)
+            if not self.tricks:
+                calls.extend(kplay.declare_actions(self, seat))
+            t = _PLAYS_BY_BYTE[seat]
+            m = self._duty().legal
+            plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
+            bella = kplay.bella_actions(self, seat, m)
+            if not calls and not bella:
+                return plays
+            return (*calls, *plays, *bella)
         to_act = self.to_act
         if seat is None:
             if to_act is None:
@@ -250,45 +313,59 @@ class RoundState:
         if self.claimable_roem() and self.tricks[-1].winner.team is seat.team:
             out.append(ClaimRoem(seat))
         km = self.klammern
-        if km is not None and self.phase is Phase.PLAY:
+        if km is not None and self.phase is _PLAY:
             out.extend(kplay.call_actions(self, seat))
         if seat != to_act:
             return tuple(out)
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             return self.bid_status().legal
-        if self.phase is Phase.CLAIM:
+        if self.phase is _CLAIM:
             out.append(Pass(seat))
             return tuple(out)
         legal = self.legal_cards_mask()
         if km is not None:
             out.extend(kplay.declare_actions(self, seat))
         plays = PLAY[seat]
-        out.extend(plays[i] for i in iter_bits(legal))
+        m = legal
+        while m:
+            low = m & -m
+            out.append(plays[low.bit_length() - 1])
+            m ^= low
         if km is not None:
             out.extend(kplay.bella_actions(self, seat, legal))
         return tuple(out)
 
     def team_card_points(self) -> dict[Team, int]:
         """Card points won so far per team (last-trick 10 included once taken)."""
-        pts = {Team.NS: 0, Team.EW: 0}
-        for t in self.tricks:
-            pts[t.winner.team] += t.points
-        return pts
+        sums = self._team_sums()
+        return {_NS: sums[0], _EW: sums[1]}
 
     def team_roem(self) -> dict[Team, int]:
         """Roem counted so far per team (in claim mode: claimed roem only)."""
-        out = {Team.NS: 0, Team.EW: 0}
-        claim = self.settings.roem is RoemMode.CLAIM
-        for i, t in enumerate(self.tricks):
-            if not claim or self.claimed[i]:
-                out[t.winner.team] += t.roem
-        return out
+        sums = self._team_sums()
+        return {_NS: sums[2], _EW: sums[3]}
 
     def team_tricks(self) -> dict[Team, int]:
         """Tricks won so far per team."""
-        out = {Team.NS: 0, Team.EW: 0}
-        for t in self.tricks:
-            out[t.winner.team] += 1
+        sums = self._team_sums()
+        return {_NS: sums[4], _EW: sums[5]}
+
+    def _team_sums(self) -> tuple[int, int, int, int, int, int]:
+        """Card points, roem (as counted) and tricks of NS and EW, remembered for the last
+        ``tricks`` and ``claimed`` asked about (they change once a trick)."""
+        tricks, claimed, claim = self.tricks, self.claimed, self.settings.roem is _ROEM_CLAIM
+        memo = _SUMS_MEMO[0]
+        if memo[0] is tricks and memo[1] is claimed and memo[2] is claim:
+            return memo[3]
+        sums = [0, 0, 0, 0, 0, 0]
+        for i, t in enumerate(tricks):
+            team = t.winner & 1
+            sums[team] += t.points
+            if not claim or claimed[i]:
+                sums[2 + team] += t.roem
+            sums[4 + team] += 1
+        out = (sums[0], sums[1], sums[2], sums[3], sums[4], sums[5])
+        _SUMS_MEMO[0] = (tricks, claimed, claim, out)
         return out
 
     @property
@@ -307,21 +384,23 @@ class RoundState:
         Raises:
             IllegalAction: with the reason code; the state is unchanged.
         """
+        if type(action) is PlayCard and self.phase is _PLAY:
+            return self._play(action)  # the hot path
         if isinstance(action, ClaimRoem):
             return self._claim(action)
-        if self.phase is Phase.PLAY and isinstance(action, PlayCard):
+        if self.phase is _PLAY and isinstance(action, PlayCard):
             return self._play(action)
         if isinstance(action, Declare | Contra | Re):
             if self.klammern is None:
                 raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
             return kplay.apply_call(self, action)
-        if isinstance(action, Pass) and self.phase is Phase.PLAY and self.klammern is not None:
+        if isinstance(action, Pass) and self.phase is _PLAY and self.klammern is not None:
             return kplay.apply_call(self, action)  # declining contra or re (§9.7)
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
-        if self.phase is Phase.BIDDING:
+        if self.phase is _BIDDING:
             return self._bid(action)
-        if self.phase is Phase.CLAIM and isinstance(action, Pass):
+        if self.phase is _CLAIM and isinstance(action, Pass):
             if action.seat != self.to_act:
                 raise IllegalAction(Reason.NOT_YOUR_TURN, to_act=int(self.tricks[-1].winner))
             events: list[Event] = [RoemLost(len(self.tricks), self.tricks[-1].roem)]
@@ -346,19 +425,30 @@ class RoundState:
             events.append(SuitTurned(after.shown[-1]))
         if after.redeal:
             events.append(DealVoided(self.number, self.dealer))
-            return replace(self, bids=bids, phase=Phase.REDEAL), events
-        if after.maker is None:
-            return replace(self, bids=bids), events
-        assert after.trump is not None
-        leader = after.maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
-        events.append(TrumpChosen(after.maker, after.trump, leader))
-        state = replace(
-            self,
-            bids=bids,
-            trump=after.trump,
-            maker=after.maker,
-            leader=leader,
-            phase=Phase.PLAY,
+            return replace(self, bids=bids, phase=_REDEAL), events
+        maker = after.maker
+        if maker is None:
+            phase, trump, leader = self.phase, self.trump, self.leader
+        else:
+            assert after.trump is not None
+            phase, trump = _PLAY, after.trump
+            leader = maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
+            events.append(TrumpChosen(maker, trump, leader))
+        state = RoundState(
+            self.settings,
+            self.number,
+            self.deal,
+            phase,
+            bids,
+            trump,
+            maker,
+            self.hands,
+            leader,
+            self.trick,
+            self.tricks,
+            self.claimed,
+            self.result,
+            self.klammern,
         )
         return state, events
 
@@ -370,9 +460,8 @@ class RoundState:
         hand = self.hands[seat]
         if not hand & card.bit:
             raise IllegalAction(Reason.NOT_IN_HAND, card=str(card))
-        trump = self.trump
-        assert trump is not None
-        duty = legal_mask(hand, self.trick, seat, self.leader, trump, self.settings.play_rule)
+        memo = _DUTY_MEMO[0]
+        duty = memo[1] if memo[0] is self else self._duty()
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
         if self.klammern is not None:
@@ -389,29 +478,58 @@ class RoundState:
         """Play a checked card: the trick, its winner, the score after the last trick."""
         trump = self.trump
         assert trump is not None
-        hand = self.hands[seat]
-        if self.claimable_roem():
+        settings = self.settings
+        if settings.roem is _ROEM_CLAIM and self.claimable_roem():
             events.append(RoemLost(len(self.tricks), self.tricks[-1].roem))
-        events.append(CardPlayed(seat, card))
-        hands = list(self.hands)
-        hands[seat] = hand & ~card.bit
+        events.append(_CARD_PLAYED[seat][card.index])
+        h0, h1, h2, h3 = self.hands
+        keep = ~card.bit
+        if seat == 0:
+            hands = (h0 & keep, h1, h2, h3)
+        elif seat == 1:
+            hands = (h0, h1 & keep, h2, h3)
+        elif seat == 2:
+            hands = (h0, h1, h2 & keep, h3)
+        else:
+            hands = (h0, h1, h2, h3 & keep)
         trick = (*self.trick, card)
         if len(trick) < 4:
-            return self._next(tuple(hands), self.leader, trick, self.tricks, self.claimed), events
-        win_pos = winning_position(trick, trump)
+            state = RoundState(
+                settings,
+                self.number,
+                self.deal,
+                _PLAY,
+                self.bids,
+                trump,
+                self.maker,
+                hands,
+                self.leader,
+                trick,
+                self.tricks,
+                self.claimed,
+                None,
+                self.klammern,
+            )
+            return state, events
+        t = _SUIT_ORDINAL[trump]
+        win_pos = _winning_position(trick, t)
         winner = SEATS[(self.leader + win_pos) & 3]
         last = len(self.tricks) == 7
-        points = mask_points(mask_of(trick), trump) + (LAST_TRICK_BONUS if last else 0)
+        pts = _POINTS_BY_TRUMP[t]
+        c0, c1, c2, c3 = trick
+        points = pts[c0.index] + pts[c1.index] + pts[c2.index] + pts[c3.index]
+        if last:
+            points += LAST_TRICK_BONUS
         trick_roem = 0
-        if self.settings.roem is not RoemMode.DECLARATIONS:
-            trick_roem = roem(trick, trump, self.settings.four_low_cards)
+        if settings.roem is not _ROEM_DECLARATIONS:
+            trick_roem = _mask_roem(c0.bit | c1.bit | c2.bit | c3.bit, t, settings.four_low_cards)
         done = Trick(self.leader, trick, winner, points, trick_roem)
         events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
-        state = self._next(tuple(hands), winner, (), (*self.tricks, done), (*self.claimed, False))
+        state = self._next(hands, winner, (), (*self.tricks, done), (*self.claimed, False))
         if not last:
             return state, events
-        if state.settings.roem is RoemMode.CLAIM and trick_roem:
-            return replace(state, phase=Phase.CLAIM), events
+        if settings.roem is _ROEM_CLAIM and trick_roem:
+            return replace(state, phase=_CLAIM), events
         return state._score(events)
 
     def _next(
@@ -427,7 +545,7 @@ class RoundState:
             self.settings,
             self.number,
             self.deal,
-            Phase.PLAY,
+            _PLAY,
             self.bids,
             self.trump,
             self.maker,
@@ -453,7 +571,7 @@ class RoundState:
         return details
 
     def _claim(self, action: ClaimRoem) -> tuple[RoundState, list[Event]]:
-        if self.settings.roem is not RoemMode.CLAIM:
+        if self.settings.roem is not _ROEM_CLAIM:
             raise IllegalAction(Reason.NOT_ALLOWED, action="roem")
         points = self.claimable_roem()
         if not points:
@@ -463,14 +581,14 @@ class RoundState:
         claimed = (*self.claimed[:-1], True)
         events: list[Event] = [RoemClaimed(action.seat, len(self.tricks), points)]
         state = replace(self, claimed=claimed)
-        if self.phase is Phase.CLAIM:
+        if self.phase is _CLAIM:
             return state._score(events)
         return state, events
 
     def _score(self, events: list[Event]) -> tuple[RoundState, list[Event]]:
         assert self.maker is not None
         if self.klammern is not None:
-            return replace(self, phase=Phase.SCORED, result=kplay.round_result(self)), events
+            return self._scored(kplay.round_result(self)), events
         result = score_round(
             self.maker.team,
             self.team_card_points(),
@@ -478,4 +596,51 @@ class RoundState:
             self.team_tricks(),
             self.settings.defender_pit,
         )
-        return replace(self, phase=Phase.SCORED, result=result), events
+        return self._scored(result), events
+
+    def _scored(self, result: RoundResult) -> RoundState:
+        """This state, scored (``replace`` without its cost: once a round)."""
+        return RoundState(
+            self.settings,
+            self.number,
+            self.deal,
+            _SCORED,
+            self.bids,
+            self.trump,
+            self.maker,
+            self.hands,
+            self.leader,
+            self.trick,
+            self.tricks,
+            self.claimed,
+            result,
+            self.klammern,
+        )
+
+
+_PLAYS_BY_BYTE: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(PLAY[seat][8 * suit + r] for r in range(8) if b >> r & 1) for b in range(256))
+        for suit in range(4)
+    )
+    for seat in SEATS
+)
+"""``[seat][suit][byte]``: the interned plays of the cards of one suit's 8-bit block of a mask,
+in card order (the legal cards as actions without a loop over the bits)."""
+
+_CARD_PLAYED: tuple[tuple[CardPlayed, ...], ...] = tuple(
+    tuple(CardPlayed(seat, c) for c in CARDS) for seat in SEATS
+)
+"""Interned :class:`CardPlayed` events: ``[seat][card index]`` (events are frozen values)."""
+
+# One-entry memos keyed by the identity of immutable inputs (each holds its key alive, so an
+# identity match is never a recycled id). A state's derived facts are asked for several times
+# in a row (observe, legal_actions, apply); each memo is one tuple in a one-element list,
+# replaced atomically (safe with threads).
+_DUTY_MEMO: list[tuple[object, Duty]] = [(None, Duty(0, Reason.NOT_ALLOWED))]
+_BID_MEMO: list[tuple[object, object, object, BidStatus]] = [
+    (None, None, None, BidStatus(None, ()))
+]
+_SUMS_MEMO: list[tuple[object, object, object, tuple[int, int, int, int, int, int]]] = [
+    (None, None, None, (0, 0, 0, 0, 0, 0))
+]

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
-from engine.cards import SUIT_MASKS, Card, Rank, Seat, Suit, Team
+from engine.cards import SUIT_MASKS, SUITS, Card, Rank, Seat, Suit, Team
 from engine.errors import Reason
+from engine.fastinit import fast_init
 from engine.settings import PlayRule
 
 # Strength within a suit, by natural rank 7 8 9 10 J Q K A (higher wins), rules.md §1.2-1.3.
@@ -23,6 +25,17 @@ LAST_TRICK_BONUS = 10
 TOTAL_CARD_POINTS = 162
 PIT_BONUS = 100
 
+# Enum members read on every card, as module constants: a global is far cheaper than
+# ``Phase.PLAY`` (an enum class attribute, ~100 ns in CPython 3.11).
+_MAY_NOT_UNDERTRUMP, _MUST_FOLLOW_SUIT, _MUST_OVERTRUMP, _MUST_TRUMP, _NOT_ALLOWED = (
+    Reason.MAY_NOT_UNDERTRUMP,
+    Reason.MUST_FOLLOW_SUIT,
+    Reason.MUST_OVERTRUMP,
+    Reason.MUST_TRUMP,
+    Reason.NOT_ALLOWED,
+)
+_RULE_KLAMMERN, _RULE_ROTTERDAM = PlayRule.KLAMMERN, PlayRule.ROTTERDAM
+
 
 def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
     """For each natural rank, the 8-bit mask of ranks that beat it in this order."""
@@ -32,6 +45,33 @@ def _above(strength: tuple[int, ...]) -> tuple[int, ...]:
 _TRUMP_ABOVE = _above(TRUMP_STRENGTH)
 
 
+_SUIT_ORDINAL: dict[Suit, int] = {suit: i for i, suit in enumerate(SUITS)}
+_POINTS_BY_TRUMP: tuple[tuple[int, ...], ...] = tuple(
+    tuple((TRUMP_POINTS if c >> 3 == t else PLAIN_POINTS)[c & 7] for c in range(32))
+    for t in range(4)
+)
+"""``[trump][card index]``: card points (§1.2–1.3)."""
+_TRUMPS_ABOVE_BY_INDEX: tuple[int, ...] = tuple(
+    _TRUMP_ABOVE[c & 7] << (8 * (c >> 3)) for c in range(32)
+)
+"""``[card index]``: mask of the same-suit cards that beat it when its suit is trump."""
+
+
+def _strength_table(t: int, led: int) -> tuple[int, ...]:
+    return tuple(
+        200 + TRUMP_STRENGTH[c & 7]
+        if c >> 3 == t
+        else (100 if c >> 3 == led else 0) + PLAIN_STRENGTH[c & 7]
+        for c in range(32)
+    )
+
+
+_STRENGTH_BY_INDEX: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_strength_table(t, led) for led in range(4)) for t in range(4)
+)
+"""``[trump][led suit][card index]``: :func:`strength` as a table."""
+
+
 def card_points(c: Card, trump: Suit) -> int:
     """Card points of ``c`` with ``trump`` as trump (``rules.md`` §1.2–1.3)."""
     return (TRUMP_POINTS if c.suit is trump else PLAIN_POINTS)[c.rank]
@@ -39,15 +79,12 @@ def card_points(c: Card, trump: Suit) -> int:
 
 def mask_points(mask: int, trump: Suit) -> int:
     """Card points of all cards in ``mask``."""
-    t = trump.ordinal
+    table = _POINTS_BY_TRUMP[_SUIT_ORDINAL[trump]]
     total = 0
-    for s in range(4):
-        bits = (mask >> (8 * s)) & 0xFF
-        table = TRUMP_POINTS if s == t else PLAIN_POINTS
-        while bits:
-            low = bits & -bits
-            total += table[low.bit_length() - 1]
-            bits ^= low
+    while mask:
+        low = mask & -mask
+        total += table[low.bit_length() - 1]
+        mask ^= low
     return total
 
 
@@ -69,20 +106,73 @@ def winning_position(cards: Sequence[Card], trump: Suit) -> int:
     """
     if not cards:
         raise ValueError("empty trick")
-    led = cards[0].suit
-    best, best_pos = -1, 0
-    for pos, c in enumerate(cards):
-        s = strength(c, trump, led)
-        if s > best:
-            best, best_pos = s, pos
+    return _winning_position(cards, _SUIT_ORDINAL[trump])
+
+
+def _winning_position(cards: Sequence[Card], t: int) -> int:
+    """:func:`winning_position` of a non-empty trick, with the trump as its ordinal."""
+    key = _STRENGTH_BY_INDEX[t][cards[0].index >> 3]
+    best_pos = 0
+    best = key[cards[0].index]
+    for pos in range(1, len(cards)):
+        k = key[cards[pos].index]
+        if k > best:
+            best, best_pos = k, pos
     return best_pos
 
 
 def trumps_above(c: Card) -> int:
     """Mask of the trumps of ``c``'s suit that beat ``c`` when its suit is trump."""
-    return _TRUMP_ABOVE[c.rank] << (8 * c.suit.ordinal)
+    return _TRUMPS_ABOVE_BY_INDEX[c.index]
 
 
+class Situation(StrEnum):
+    """Where the trick stands for a player who is void in the led plain suit and holds trumps:
+    the rows of ``rules.md`` §4.5 in which the play rules differ."""
+
+    OPPONENT_WINNING = "opponent_winning"
+    PARTNER_WINNING_PLAIN = "partner_winning_plain"
+    PARTNER_WINNING_TRUMP = "partner_winning_trump"
+
+
+_HT, _TR, _NT, _NT_HT, _H = "HT", "TR", "NT", "NT|HT", "H"
+
+VOID_DUTIES: Mapping[PlayRule, Mapping[Situation, tuple[str, ...]]] = {
+    PlayRule.ROTTERDAM: {  # §4.3
+        Situation.OPPONENT_WINNING: (_HT, _TR),
+        Situation.PARTNER_WINNING_PLAIN: (_HT, _TR),
+        Situation.PARTNER_WINNING_TRUMP: (_HT, _TR),
+    },
+    PlayRule.AMSTERDAM: {  # §4.4
+        Situation.OPPONENT_WINNING: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_PLAIN: (_H,),
+        Situation.PARTNER_WINNING_TRUMP: (_NT_HT, _H),
+    },
+    PlayRule.KLAMMERN: {  # §9.4: must trump also on the partner
+        Situation.OPPONENT_WINNING: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_PLAIN: (_HT, _NT, _H),
+        Situation.PARTNER_WINNING_TRUMP: (_HT, _NT, _H),
+    },
+}
+"""The duty table of ``rules.md`` §4.5 (and §9.4) where the play rules differ: void in the led
+plain suit, holding trumps; the legal cards are the first non-empty set of the row. Sets: HT
+the trumps that beat the winning card (all trumps when it is plain), TR all trumps, NT the
+non-trumps, NT|HT their union, H the whole hand. The other rows are the same for every rule:
+leading H; trump led HT, TR, H (§4.2); holding the led suit: that suit (§4.1); void without
+trumps: H. :func:`legal_mask` reads this table; the bit rules and the solvers are proven equal
+to it (``tests/engine/test_rules_core.py``)."""
+
+_DUTY_REASONS: dict[str, Reason] = {
+    _TR: Reason.MUST_TRUMP,
+    _NT: Reason.MAY_NOT_UNDERTRUMP,
+    _NT_HT: Reason.MAY_NOT_UNDERTRUMP,
+    _H: Reason.NOT_ALLOWED,
+}
+"""The reason a card outside the chosen set breaks (HT: must trump, or must overtrump when a
+trump is winning)."""
+
+
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Duty:
     """Why the legal set is what it is; the reason an illegal card is refused (§4.5)."""
@@ -97,6 +187,10 @@ def legal_mask(
     """The legal cards of ``hand`` for ``seat`` to play to ``trick`` (``rules.md`` §4.1–4.5,
     Klammern §9.4): the first non-empty set of the decision table of §4.5.
 
+    This is the project's source of the duties: the players' bit rules
+    (:mod:`engine.ai.bitrules`) and both solver cores are proven equal to it
+    (``tests/engine/test_rules_core.py``).
+
     Args:
         hand: the player's cards as a mask (non-empty).
         trick: the cards already in the trick, in play order, led by ``leader``.
@@ -108,46 +202,43 @@ def legal_mask(
         The legal mask and the duty that applies: the :class:`Reason` a card outside it breaks.
     """
     if not trick:
-        return Duty(hand, Reason.NOT_ALLOWED)
-    led = trick[0].suit
-    trump_mask = SUIT_MASKS[trump.ordinal]
-    follow = hand & SUIT_MASKS[led.ordinal]
-    if led is trump:
+        return Duty(hand, _NOT_ALLOWED)
+    t = _SUIT_ORDINAL[trump]
+    led = trick[0].index >> 3
+    follow = hand & SUIT_MASKS[led]
+    if follow and led != t:
+        return Duty(follow, _MUST_FOLLOW_SUIT)  # §4.1, the common case
+    win_pos = _winning_position(trick, t)
+    winner_card = trick[win_pos].index
+    if led == t:
         if follow:
-            top = max(trick, key=lambda c: strength(c, trump, led) if c.suit is trump else -1)
-            higher = follow & trumps_above(top)
+            # Trump led: the card winning the trick is its highest trump (§4.2).
+            higher = follow & _TRUMPS_ABOVE_BY_INDEX[winner_card]
             if higher:
-                return Duty(higher, Reason.MUST_OVERTRUMP)
-            return Duty(follow, Reason.MUST_FOLLOW_SUIT)
-        return Duty(hand, Reason.NOT_ALLOWED)
-    if follow:
-        return Duty(follow, Reason.MUST_FOLLOW_SUIT)
+                return Duty(higher, _MUST_OVERTRUMP)
+            return Duty(follow, _MUST_FOLLOW_SUIT)
+        return Duty(hand, _NOT_ALLOWED)
+    trump_mask = SUIT_MASKS[t]
     trumps = hand & trump_mask
     if not trumps:
-        return Duty(hand, Reason.NOT_ALLOWED)
-    win_pos = winning_position(trick, trump)
-    winner_card = trick[win_pos]
-    trump_winning = winner_card.suit is trump
-    higher = trumps & trumps_above(winner_card) if trump_winning else trumps
+        return Duty(hand, _NOT_ALLOWED)
+    trump_winning = winner_card >> 3 == t
+    higher = trumps & _TRUMPS_ABOVE_BY_INDEX[winner_card] if trump_winning else trumps
     non_trumps = hand & ~trump_mask
-    if rule is PlayRule.ROTTERDAM:
-        if higher:
-            return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
-        return Duty(trumps, Reason.MUST_TRUMP)
-    partner_winning = (leader + win_pos - seat) & 3 == 2
-    if rule is PlayRule.KLAMMERN or not partner_winning:
-        if higher:
-            return Duty(higher, Reason.MUST_OVERTRUMP if trump_winning else Reason.MUST_TRUMP)
-        if non_trumps:
-            return Duty(non_trumps, Reason.MAY_NOT_UNDERTRUMP)
-        return Duty(hand, Reason.NOT_ALLOWED)
-    # Amsterdam, partner winning.
-    if not trump_winning:
-        return Duty(hand, Reason.NOT_ALLOWED)
-    allowed = non_trumps | higher
-    if allowed:
-        return Duty(allowed, Reason.MAY_NOT_UNDERTRUMP)
-    return Duty(hand, Reason.NOT_ALLOWED)
+    if (leader + win_pos - seat) & 3 != 2:
+        situation = Situation.OPPONENT_WINNING
+    elif trump_winning:
+        situation = Situation.PARTNER_WINNING_TRUMP
+    else:
+        situation = Situation.PARTNER_WINNING_PLAIN
+    sets = {_HT: higher, _TR: trumps, _NT: non_trumps, _NT_HT: non_trumps | higher, _H: hand}
+    for name in VOID_DUTIES[rule][situation]:
+        legal = sets[name]
+        if legal:
+            if name == _HT:
+                return Duty(legal, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
+            return Duty(legal, _DUTY_REASONS[name])
+    raise AssertionError("the last set of every row is never empty")  # pragma: no cover
 
 
 def legal_cards(
@@ -181,7 +272,13 @@ def _run_roem(bits: int) -> int:
 
 _RUN_ROEM = tuple(_run_roem(b) for b in range(256))
 _QK = (1 << Rank.QUEEN) | (1 << Rank.KING)
-_FOUR_OF_A_KIND = {Rank.JACK: 200, Rank.ACE: 100, Rank.KING: 100, Rank.QUEEN: 100, Rank.TEN: 100}
+_FOUR_OF_A_KIND: dict[int, int] = {
+    Rank.JACK: 200,
+    Rank.ACE: 100,
+    Rank.KING: 100,
+    Rank.QUEEN: 100,
+    Rank.TEN: 100,
+}
 
 
 def roem(cards: Sequence[Card], trump: Suit, four_low_cards: int = 0) -> int:
@@ -190,13 +287,24 @@ def roem(cards: Sequence[Card], trump: Suit, four_low_cards: int = 0) -> int:
     Runs use the natural order 7..A without wrap-around; stuk (K+Q of trump) adds 20 and
     combines with a run; four of a kind: J 200, A/K/Q/10 100, 9/8/7 ``four_low_cards``.
     """
-    if len(cards) == 4 and all(c.rank is cards[0].rank for c in cards):
-        return _FOUR_OF_A_KIND.get(cards[0].rank, four_low_cards)
-    per_suit = [0, 0, 0, 0]
+    m = 0
     for c in cards:
-        per_suit[c.suit.ordinal] |= 1 << c.rank
-    total = sum(_RUN_ROEM[b] for b in per_suit)
-    if per_suit[trump.ordinal] & _QK == _QK:
+        m |= c.bit
+    return _mask_roem(m, _SUIT_ORDINAL[trump], four_low_cards)
+
+
+def _mask_roem(m: int, t: int, four_low_cards: int) -> int:
+    """:func:`roem` of the cards of ``m`` (at most one trick: four cards), trump ordinal ``t``."""
+    four = m & (m >> 8) & (m >> 16) & (m >> 24) & 0xFF
+    if four:  # four cards of one rank (§5.4)
+        return _FOUR_OF_A_KIND.get(four.bit_length() - 1, four_low_cards)
+    total = (
+        _RUN_ROEM[m & 0xFF]
+        + _RUN_ROEM[m >> 8 & 0xFF]
+        + _RUN_ROEM[m >> 16 & 0xFF]
+        + _RUN_ROEM[m >> 24 & 0xFF]
+    )
+    if (m >> (8 * t)) & _QK == _QK:
         total += 20
     return total
 

@@ -168,6 +168,12 @@ static inline uint32_t legal(uint32_t hand, int led, int wcard, int partner_win)
     return x ? x : hand;
 }
 
+/* The moves of a node: any card when leading, else the duties above. */
+static inline uint32_t gen_moves(uint32_t hand, int ntr, int led, int wcard, int partner_win)
+{
+    return ntr == 0 ? hand : legal(hand, led, wcard, partner_win);
+}
+
 /* rules.md §5: roem of a completed trick (4-card mask). */
 static inline int roem4(uint32_t m)
 {
@@ -341,7 +347,7 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
     int a0 = alpha, b0 = beta;
     uint32_t hand = S.h[seat];
     int partner_win = ((wseat ^ seat) & 1) == 0;
-    uint32_t moves = ntr == 0 ? hand : legal(hand, led, wcard, partner_win);
+    uint32_t moves = gen_moves(hand, ntr, led, wcard, partner_win);
     uint32_t others = (S.h[0] | S.h[1] | S.h[2] | S.h[3]) & ~hand;
     int maxing = (seat & 1) == 0;
     int best = maxing ? -100000 : 100000, best_card = -1, dummy;
@@ -420,6 +426,47 @@ static int ab(int seat, int ntr, uint32_t tcards, int led, int wcard, int wseat,
     return best;
 }
 
+/* The root's view of a partial trick (S.trump, S.pts, S.str set): the card mask, the card
+ * points so far, and the position of the card now winning it (rules.md §4.6). */
+static int trick_facts(const int *tc, int nt, uint32_t *tcards, int *tp)
+{
+    int wi = 0;
+    *tcards = 0;
+    *tp = 0;
+    for (int i = 0; i < nt; i++) {
+        int c = tc[i];
+        *tcards |= 1u << c;
+        *tp += S.pts[c];
+        if (i && ((c >> 3) == (tc[wi] >> 3) ? S.str[c] > S.str[tc[wi]] : (c >> 3) == S.trump))
+            wi = i;
+    }
+    return wi;
+}
+
+/* Parse a trick of at most 3 card indices into tc; returns its length, or -1 with an error. */
+static Py_ssize_t parse_trick(PyObject *trick, int *tc)
+{
+    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence of card indices");
+    if (!seq) return -1;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
+    if (nt > 3) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "at most 3 cards in the current trick");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (c < 0 || c > 31) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card index");
+            return -1;
+        }
+        tc[i] = (int)c;
+    }
+    Py_DECREF(seq);
+    return nt;
+}
+
 static PyObject *py_search(PyObject *self, PyObject *args)
 {
     unsigned long h0, h1, h2, h3;
@@ -436,25 +483,9 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad trump, leader or rule");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(trick, "trick must be a sequence of card indices");
-    if (!seq) return NULL;
-    Py_ssize_t nt = PySequence_Fast_GET_SIZE(seq);
     int tc[3];
-    if (nt > 3) {
-        Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "at most 3 cards in the current trick");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < nt; i++) {
-        long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (c < 0 || c > 31) {
-            Py_DECREF(seq);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad card index");
-            return NULL;
-        }
-        tc[i] = (int)c;
-    }
-    Py_DECREF(seq);
+    Py_ssize_t nt = parse_trick(trick, tc);
+    if (nt < 0) return NULL;
     if (!TT) {
         TT = (Entry *)calloc(TT_SIZE, sizeof(Entry));
         if (!TT) return PyErr_NoMemory();
@@ -489,15 +520,9 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     int best = -1, v;
     pit &= 3;
     if (nt) {
-        uint32_t tcards = 0;
-        int wi = 0, tp = 0;
-        for (int i = 0; i < nt; i++) {
-            int c = tc[i];
-            tcards |= 1u << c;
-            tp += S.pts[c];
-            if (i && ((c >> 3) == (tc[wi] >> 3) ? S.str[c] > S.str[tc[wi]] : (c >> 3) == trump))
-                wi = i;
-        }
+        uint32_t tcards;
+        int tp;
+        int wi = trick_facts(tc, (int)nt, &tcards, &tp);
         int seat = (leader + (int)nt) & 3;
         v = ab(seat, (int)nt, tcards, tc[0] >> 3, tc[wi], (leader + wi) & 3, tp, ns, ew, pit,
                alpha, beta, &best);
@@ -511,11 +536,47 @@ static PyObject *py_search(PyObject *self, PyObject *args)
     return Py_BuildValue("iiL", v, best, S.nodes);
 }
 
+/* Test hook: the moves the search generates for the seat to play to `trick` (led by
+ * `leader`), through the root set-up and move generator of search (rules.md §4.5, §9.4).
+ * tests/engine/test_rules_core.py proves it equal to the engine's rules. */
+static PyObject *py_legal_mask(PyObject *self, PyObject *args)
+{
+    unsigned long hand;
+    int trump, rule, leader;
+    PyObject *trick;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "kiiiO", &hand, &trump, &rule, &leader, &trick)) return NULL;
+    if (trump < 0 || trump > 3 || leader < 0 || leader > 3 || rule < 0 || rule > 2) {
+        PyErr_SetString(PyExc_ValueError, "bad trump, leader or rule");
+        return NULL;
+    }
+    int tc[3];
+    Py_ssize_t nt = parse_trick(trick, tc);
+    if (nt < 0) return NULL;
+    S.trump = trump;
+    S.rule = rule;
+    S.pts = POINTS[trump];
+    S.str = STRENGTH[trump];
+    S.above = ABOVE[trump];
+    uint32_t moves = (uint32_t)hand;
+    if (nt) {
+        uint32_t tcards;
+        int tp;
+        int wi = trick_facts(tc, (int)nt, &tcards, &tp);
+        int seat = (leader + (int)nt) & 3, wseat = (leader + wi) & 3;
+        moves = gen_moves((uint32_t)hand, (int)nt, tc[0] >> 3, tc[wi], ((wseat ^ seat) & 1) == 0);
+    }
+    return PyLong_FromUnsignedLong(moves);
+}
+
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(hands, trump, rule, roem, four_low, pit, leader, trick, ns, ew, mode, playing, "
      "alpha, beta, new_tt, limit=0, budget_ms=0.0) -> (value, best_card, nodes); see "
      "engine.ai._ddpy.search."},
+    {"legal_mask", py_legal_mask, METH_VARARGS,
+     "legal_mask(hand, trump, rule, leader, trick) -> mask: test hook, the search's moves; see "
+     "engine.ai._ddpy.legal_mask."},
     {NULL, NULL, 0, NULL},
 };
 

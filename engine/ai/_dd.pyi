@@ -20,3 +20,6 @@ def search(
     budget_ms: float = 0.0,
     /,
 ) -> tuple[int, int, int]: ...
+def legal_mask(
+    hand: int, trump: int, rule: int, leader: int, trick: tuple[int, ...] | list[int], /
+) -> int: ...

@@ -90,6 +90,35 @@ def _roem_free(card: int, avail: int, four_low: int) -> bool:
     return not (four_low and others & avail == others)
 
 
+def _legal_fn(trump: int, rule: int) -> Callable[[int, int, int, bool], int]:
+    """The search's move generator for a non-empty trick (``rules.md`` §4.5, §9.4):
+    ``legal(hand, led, wcard, partner_win)``; the lead (any card) is handled by the caller."""
+    tmask = SUIT_MASKS[trump]
+    above = ABOVE[trump]
+
+    def legal(hand: int, led: int, wcard: int, partner_win: bool) -> int:
+        tr = hand & tmask
+        if led == trump:
+            return (tr & above[wcard]) or tr or hand
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow
+        if not tr:
+            return hand
+        w_trump = wcard >> 3 == trump
+        ht = tr & above[wcard] if w_trump else tr
+        if rule == ROTTERDAM:
+            return ht or tr
+        nt = hand & ~tmask
+        if rule == KLAMMERN or not partner_win:
+            return ht or nt or hand
+        if not w_trump:
+            return hand
+        return (nt | ht) or hand
+
+    return legal
+
+
 def search(
     hands: tuple[int, int, int, int],
     trump: int,
@@ -191,7 +220,6 @@ def _search(
     strength = STRENGTH[trump]
     between = _BETWEEN[trump]
     rtab = roem_table(trump, four_low) if roem else {}
-    tmask = SUIT_MASKS[trump]
     score_mode = mode == MODE_SCORE
     powers = [strength[c] + (8 if c >> 3 == trump else 0) for c in range(32)]
     suit_of = [SUIT_MASKS[c >> 3] for c in range(32)]
@@ -235,25 +263,7 @@ def _search(
             return leaf(ns, ew + total, pit & 2)
         return leaf(ns + total, ew, pit & 1)
 
-    def legal(hand: int, led: int, wcard: int, partner_win: bool) -> int:
-        tr = hand & tmask
-        if led == trump:
-            return (tr & above[wcard]) or tr or hand
-        follow = hand & SUIT_MASKS[led]
-        if follow:
-            return follow
-        if not tr:
-            return hand
-        w_trump = wcard >> 3 == trump
-        ht = tr & above[wcard] if w_trump else tr
-        if rule == ROTTERDAM:
-            return ht or tr
-        nt = hand & ~tmask
-        if rule == KLAMMERN or not partner_win:
-            return ht or nt or hand
-        if not w_trump:
-            return hand
-        return (nt | ht) or hand
+    legal = _legal_fn(trump, rule)
 
     def order(
         cards: int, seat: int, ntr: int, wcard: int, wseat: int, others: int, ttm: int
@@ -456,16 +466,7 @@ def _run(
 ) -> int:
     """Start the search ``ab`` at the root (a trick boundary or inside ``trick``)."""
     if trick:
-        tcards = 0
-        wi = 0
-        tp = 0
-        for i, c in enumerate(trick):
-            tcards |= 1 << c
-            tp += pts[c]
-            if i and (
-                strength[c] > strength[trick[wi]] if c >> 3 == trick[wi] >> 3 else c >> 3 == trump
-            ):
-                wi = i
+        tcards, wi, tp = _trick_facts(trick, pts, strength, trump)
         seat = (leader + len(trick)) & 3
         v = call_with_fresh_stack(
             ab,
@@ -485,3 +486,39 @@ def _run(
     else:
         v = call_with_fresh_stack(ab, leader, 0, 0, 0, 0, 0, 0, ns, ew, pit, alpha, beta)
     return v
+
+
+def _trick_facts(
+    trick: Sequence[int], pts: Sequence[int], strength: Sequence[int], trump: int
+) -> tuple[int, int, int]:
+    """The root's view of a partial trick: ``(card mask, position of the card now winning
+    (§4.6), card points so far)``."""
+    tcards = 0
+    wi = 0
+    tp = 0
+    for i, c in enumerate(trick):
+        tcards |= 1 << c
+        tp += pts[c]
+        if i and (
+            strength[c] > strength[trick[wi]] if c >> 3 == trick[wi] >> 3 else c >> 3 == trump
+        ):
+            wi = i
+    return tcards, wi, tp
+
+
+def legal_mask(hand: int, trump: int, rule: int, leader: int, trick: Sequence[int]) -> int:
+    """Test hook: the cards of ``hand`` the search generates as moves for the seat to play to
+    ``trick`` (led by ``leader``), through the search's own root set-up and move generator
+    (``rules.md`` §4.5, §9.4). ``tests/engine/test_rules_core.py`` proves it equal to the
+    engine's :func:`engine.rules.legal_mask`."""
+    if not trick:
+        return hand  # ab: ntr == 0, any card
+    _, wi, _ = _trick_facts(trick, POINTS[trump], STRENGTH[trump], trump)
+    led = trick[0] >> 3
+    wseat = (leader + wi) & 3
+    seat = (leader + len(trick)) & 3
+    partner_win = (wseat ^ seat) & 1 == 0
+    # The same dispatch as in ab: the follow-suit fast path, then the generator.
+    if led != trump and hand & SUIT_MASKS[led]:
+        return hand & SUIT_MASKS[led]
+    return _legal_fn(trump, rule)(hand, led, trick[wi], partner_win)

@@ -326,7 +326,13 @@ def declarations_winner(state: RoundState) -> Team | None:
     None before that or when nobody declared."""
     if not state.tricks or state.trump is None:
         return None
-    return best_team(by_team(_km(state).declarations), state.trump)
+    declarations, trump = _km(state).declarations, state.trump
+    memo = _WINNER_MEMO[0]
+    if memo[0] is declarations and memo[1] is trump:
+        return memo[2]
+    team = best_team(by_team(declarations), trump)
+    _WINNER_MEMO[0] = (declarations, trump, team)
+    return team
 
 
 def declaration_points(state: RoundState) -> dict[Team, int]:
@@ -352,3 +358,9 @@ def round_result(state: RoundState) -> KlammernScore:
         re=km.re is not None,
         tricks=state.team_tricks(),
     )
+
+
+_WINNER_MEMO: list[tuple[object, object, Team | None]] = [(None, None, None)]
+"""The last :func:`declarations_winner` computed, keyed by the identity of the declarations
+tuple and the trump (one entry; it holds its key alive). Asked on every card after the first
+trick, while the declarations no longer change."""

@@ -1,0 +1,75 @@
+"""engine.fastinit: the faster __init__ keeps every dataclass behaviour of the hot states."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from dataclasses import dataclass
+
+import pytest
+
+from engine.fastinit import fast_init
+from engine.game import GameState
+from engine.settings import Settings
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 7
+
+
+def test_signature_defaults_keywords_equality_and_frozen() -> None:
+    assert Point(1) == Point(x=1, y=7) == Point(1, 7)
+    assert Point(1, 2) != Point(1, 3)
+    assert hash(Point(1, 2)) == hash(Point(1, 2))
+    assert repr(Point(1, 2)) == "Point(x=1, y=2)"
+    assert dataclasses.replace(Point(1, 2), y=5) == Point(1, 5)
+    assert pickle.loads(pickle.dumps(Point(3, 4))) == Point(3, 4)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Point(1).x = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Point()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Point(1, 2, 3)  # type: ignore[call-arg]
+
+
+def test_an_instance_is_an_ordinary_instance_of_its_class() -> None:
+    p = Point(1, 2)
+    assert type(p) is Point
+    assert isinstance(p, Point)
+    assert (p.x, p.y) == (1, 2)
+
+
+def test_a_class_with_fast_init_cannot_be_subclassed() -> None:
+    with pytest.raises(TypeError):
+
+        class Sub(Point):
+            pass
+
+
+def test_refuses_classes_it_does_not_apply_to() -> None:
+    @dataclass(frozen=True)
+    class NoSlots:
+        x: int
+
+    @dataclass(slots=True)
+    class NotFrozen:
+        x: int
+
+    @dataclass(frozen=True, slots=True)
+    class Factory:
+        x: list[int] = dataclasses.field(default_factory=list)
+
+    for cls in (NoSlots, NotFrozen, Factory):
+        with pytest.raises(TypeError):
+            fast_init(cls)
+
+
+def test_game_state_is_still_a_frozen_value() -> None:
+    game = GameState.new(Settings.from_preset("amsterdam"), 5)
+    assert game == GameState.new(Settings.from_preset("amsterdam"), 5)
+    assert dataclasses.replace(game, seed=6).seed == 6
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.seed = 3  # type: ignore[misc]
