@@ -16,8 +16,14 @@ players see it: the fake's own delays in delivering the tap included), the bot's
 answered after 1 s and after Telegram's 15 s, error lines the bot logged
 (``BrokenProcessPool`` among them), and the bot process's resident memory per table (KiB).
 
-Run: ``python bench/bench_load.py [--tables 1 10 50 100] [--seconds 60] [--flood]``.
-Asserts nothing.
+With ``--postgres`` the bot keeps its games in a throwaway PostgreSQL (``tests/pg.py``,
+durable) and takes its updates by webhook; ``--bot-workers N`` starts N ``python -m bot``
+processes on that database (``BOT_WORKERS=N``) and the fake delivers the updates to them
+round-robin, as a load balancer would (issue 12: how many tables one and two workers carry
+before tap → answer p95 passes 250 ms).
+
+Run: ``python bench/bench_load.py [--tables 1 10 50 100] [--seconds 60] [--flood]
+[--postgres] [--bot-workers 2]``. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.bot.helpers import active_buttons, by_action, hand_message, pick
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.flood import RateLimits
+from tests.fakebot.ptb_webhook import free_port
+from tests.pg import PostgresServer, find_bindir
 
 
 def _rss_kib(pid: int) -> int:
@@ -83,9 +91,17 @@ async def _player(
 
 
 async def run(
-    tables: int, seconds: float, workers: int, flood: bool, fake_niceness: int = 0
+    tables: int,
+    seconds: float,
+    workers: int,
+    flood: bool,
+    fake_niceness: int = 0,
+    database_url: str | None = None,
+    bot_workers: int = 1,
 ) -> dict[str, float]:
-    """``tables`` solo games for ``seconds``; returns the measurements."""
+    """``tables`` solo games for ``seconds``; returns the measurements. ``database_url``: a
+    PostgreSQL database for ``bot_workers`` webhook workers (None: one polling process on an
+    SQLite file)."""
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeBotApi() as api:
             api.enable_rate_limits(RateLimits(group_per_minute=20, private_per_second=1))
@@ -104,15 +120,42 @@ async def run(
             }
             profile = os.environ.get("BENCH_PROFILE")  # a file: cProfile the bot's process
             wrap = ["-m", "cProfile", "-o", profile] if profile else []
-            bot = await asyncio.create_subprocess_exec(
-                sys.executable, *wrap, "-m", "bot", cwd=tmp, env=env, stderr=asyncio.subprocess.PIPE
-            )
+            bots = []
+            urls = []
+            if database_url is not None:
+                api.enable_webhook_delivery(attempts=4)
+                env |= {"DATABASE_URL": database_url, "BOT_WORKERS": str(bot_workers)}
+            for n in range(bot_workers if database_url is not None else 1):
+                extra = {}
+                if database_url is not None:
+                    port = free_port()
+                    urls.append(f"http://127.0.0.1:{port}/telegram")
+                    extra = {
+                        "WEBHOOK_URL": urls[-1],
+                        "WEBHOOK_LISTEN": f"127.0.0.1:{port}",
+                        "WEBHOOK_SECRET": "bench-secret",
+                    }
+                cwd = Path(tmp) / f"bot{n}"
+                cwd.mkdir()
+                bots.append(
+                    await asyncio.create_subprocess_exec(
+                        sys.executable, *wrap, "-m", "bot", cwd=cwd, env=env | extra,
+                        stderr=asyncio.subprocess.PIPE,
+                    )
+                )  # fmt: skip
+            bot = bots[0]
             latencies: list[float] = []
             in_bot: list[float] = []
             if fake_niceness:  # Telegram is not on the bot's machine: let the bot go first
                 os.nice(fake_niceness)
             try:
-                await api.wait_for(lambda: api.calls.count("getUpdates") > 0, timeout=60)
+                if urls:
+                    await api.wait_for(
+                        lambda: api.calls.count("setWebhook") >= len(urls), timeout=60
+                    )
+                    api.set_webhook_targets(urls)
+                else:
+                    await api.wait_for(lambda: api.calls.count("getUpdates") > 0, timeout=60)
                 rss0 = _rss_kib(bot.pid)
                 for user in humans:
                     await user.send(user.private_chat, "/klaverjas")
@@ -128,8 +171,12 @@ async def run(
                 await asyncio.gather(*players, return_exceptions=True)
                 rss1 = _rss_kib(bot.pid)
             finally:
+                for other in bots[1:]:
+                    other.send_signal(signal.SIGINT)
                 bot.send_signal(signal.SIGINT)
                 _, err = await asyncio.wait_for(bot.communicate(), timeout=60)
+                for other in bots[1:]:
+                    await asyncio.wait_for(other.communicate(), timeout=60)
     errors = [line for line in err.decode().splitlines() if line.strip()]
     if errors and os.environ.get("BENCH_SHOW_ERRORS"):
         print("\n".join(errors[:60]), file=sys.stderr)
@@ -170,14 +217,33 @@ def main() -> None:
         help="run the fake Telegram (and its players) this much lower in CPU priority than "
         "the bot (once: it stays for the following runs)",
     )
+    parser.add_argument("--postgres", action="store_true", help="a throwaway PostgreSQL")
+    parser.add_argument("--bot-workers", type=int, default=1, help="bot processes (PostgreSQL)")
     args = parser.parse_args()
     for tables in args.tables:
         niceness, args.fake_niceness = args.fake_niceness, 0  # os.nice adds up
-        result = asyncio.run(run(tables, args.seconds, args.workers, args.flood, niceness))
+        server = None
+        if args.postgres:
+            bindir = find_bindir()
+            if bindir is None:
+                raise SystemExit("no PostgreSQL binaries here (initdb, pg_ctl)")
+            server = PostgresServer(bindir, durable=True)
+            server.start()
+        try:
+            result = asyncio.run(
+                run(
+                    tables, args.seconds, args.workers, args.flood, niceness,
+                    server.url if server is not None else None, args.bot_workers,
+                )
+            )  # fmt: skip
+        finally:
+            if server is not None:
+                server.stop()
         line = " ".join(
             f"{k}={v:.0f}" if isinstance(v, int) else f"{k}={v:.1f}" for k, v in result.items()
         )
-        print(f"tables={tables}{' flood' if args.flood else ''} {line}", flush=True)
+        where = f" postgres workers={args.bot_workers}" if args.postgres else ""
+        print(f"tables={tables}{' flood' if args.flood else ''}{where} {line}", flush=True)
 
 
 if __name__ == "__main__":

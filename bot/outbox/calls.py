@@ -293,7 +293,8 @@ class OutboxCalls:
         surface.shown = content.key
         if surface.final and surface.desired is content:
             surface.sealed = True
+        if surface.message_id is None:  # retired while the call was on its way
+            return
         if surface.on_sent is not None and surface.recorded != surface.message_id:
-            assert surface.message_id is not None
             surface.recorded = surface.message_id
             await surface.on_sent(surface.message_id)
