@@ -302,7 +302,8 @@ class CallbackQueryRecord:
 
     ``answer`` holds the parameters of the accepted ``answerCallbackQuery`` (None while
     unanswered); ``refused_answers`` counts later answers, which Telegram refuses;
-    ``delivered_at`` is when ``getUpdates`` first handed the tap to the bot (the fake's clock),
+    ``delivered_at`` is when ``getUpdates`` first handed the tap to the bot, or the webhook
+    first posted it (the fake's clock),
     so ``answered_at - delivered_at`` is the bot's own share of the answer's time.
     """
 

@@ -200,6 +200,10 @@ class WebhookDelivery:
 
     async def _deliver(self, session: aiohttp.ClientSession, update: QueuedUpdate) -> bool:
         headers = {SECRET_HEADER: self.secret_token} if self.secret_token else {}
+        if update.kind == "callback_query":  # when the bot got the tap, as getUpdates notes
+            query = self.api.world.callback_queries.get(str(update.payload.get("id")))
+            if query is not None and query.delivered_at is None:
+                query.delivered_at = self.api.clock()
         for attempt in range(1, self.attempts + 1):
             url = self._target(update)
             update.deliveries += 1
