@@ -166,7 +166,10 @@ def main() -> int:
                     file=sys.stderr,
                 )
             elif name:
-                print(f"{name}: {error['msg']}", file=sys.stderr)
+                message = error["msg"].removeprefix("Value error, ")
+                if not message.startswith(name):  # the check's own words may name it
+                    message = f"{name}: {message}"
+                print(message, file=sys.stderr)
             else:  # a rule between settings: its message names them
                 print(error["msg"].removeprefix("Value error, "), file=sys.stderr)
         return EXIT_CONFIG

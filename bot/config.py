@@ -102,7 +102,8 @@ class BotConfig(DatabaseSettings):
         bot_workers: ``BOT_WORKERS``: how many bot processes share the database and
             Telegram's updates (behind a load balancer, webhook mode), 1 to 64; each keeps to
             its share of Telegram's per-chat and per-bot limits (``bot.budget.shared``).
-            Above 1 it needs PostgreSQL.
+            Above 1 it needs PostgreSQL and webhook mode (``WEBHOOK_URL``; every worker the
+            same ``WEBHOOK_URL`` and ``WEBHOOK_SECRET``).
         timer_sweep_seconds: ``TIMER_SWEEP_SECONDS``: on PostgreSQL, how often a worker
             looks for turn timers that are due, whichever worker armed them (claimed in the
             database, so each runs once), 0.1 to 60; SQLite: timers are jobs in the process.
@@ -167,6 +168,11 @@ class BotConfig(DatabaseSettings):
         if self.bot_workers > 1 and self.database.backend is not Backend.POSTGRESQL:
             raise ValueError(
                 "BOT_WORKERS above 1 needs a PostgreSQL DATABASE_URL (one process per SQLite file)"
+            )
+        if self.bot_workers > 1 and not self.webhook_url:
+            raise ValueError(
+                "BOT_WORKERS above 1 needs WEBHOOK_URL (Telegram gives long polling to one "
+                "process only)"
             )
         return self
 

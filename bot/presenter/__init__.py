@@ -187,7 +187,11 @@ class Presenter(HandsOps):
         when the game moved on; ``(None, version)`` when the drawing is of no use any more
         (the game ended or the seat is no longer a player's: another worker shows what
         replaces it); None to send what was drawn (nothing changed)."""
-        view = await self.source.view(cast(int, key[1]))
+        game_id = cast(int, key[1])
+        version = await self.source.version_of(game_id)  # the cheap check first
+        if version is not None and version <= drawn_at:
+            return None
+        view = await self.source.view(game_id)
         if view is None:
             return (None, drawn_at)
         table = view.table

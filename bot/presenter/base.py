@@ -27,6 +27,9 @@ class TableSource(Protocol):
     async def games_of(self, user_id: int) -> list[int]:
         """The running games where the user plays or may take a seat back."""
 
+    async def version_of(self, game_id: int) -> int | None:
+        """The game's stored version (None: an unknown game); one cheap read."""
+
     async def record_table_message(self, game_id: int, message_id: int | None) -> None:
         """The message that now shows the game's table."""
 

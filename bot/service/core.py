@@ -123,6 +123,12 @@ class ServiceCore:
 
     # --- the presenter's view and its message ids ------------------------------------------
 
+    async def version_of(self, game_id: int) -> int | None:
+        """The game's stored version (None: an unknown game): one read of its row, for the
+        presenter's check before it sends a drawing (several workers, issue 12)."""
+        row = await self.repo.get_game(game_id)
+        return row.version if row is not None else None
+
     async def view(self, game_id: int, also: Iterable[int] = ()) -> TableView | None:
         """Everything the presenter needs to show a game: the table, the group's language,
         every reader's language and name, the chat's title (``design.md`` §1: the presenter

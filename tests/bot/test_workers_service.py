@@ -117,8 +117,15 @@ def _config(monkeypatch: pytest.MonkeyPatch, **settings: str) -> BotConfig:
 def test_several_workers_need_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValidationError, match="BOT_WORKERS above 1 needs a PostgreSQL"):
         _config(monkeypatch, BOT_WORKERS="2")
+    postgres = "postgresql://bot@db:5432/klaverjas"
+    with pytest.raises(ValidationError, match="BOT_WORKERS above 1 needs WEBHOOK_URL"):
+        _config(monkeypatch, BOT_WORKERS="2", DATABASE_URL=postgres)
     config = _config(
-        monkeypatch, BOT_WORKERS="2", DATABASE_URL="postgresql://bot@db:5432/klaverjas"
+        monkeypatch,
+        BOT_WORKERS="2",
+        DATABASE_URL=postgres,
+        WEBHOOK_URL="https://bot.example.org/telegram",
+        WEBHOOK_SECRET="same-on-every-worker",
     )
     assert (config.bot_workers, config.timer_sweep_seconds) == (2, 1.0)
     with pytest.raises(ValidationError):
