@@ -1,6 +1,6 @@
-"""Two bot workers on one PostgreSQL (issue 12): the fake Bot API delivers the webhook's
-updates alternately to two ``python -m bot`` processes (a load balancer, round-robin), and four
-people play a game of eight rounds to its end. Every tap the bot accepted is in the game's log
+"""Two bot workers on one PostgreSQL (issue 12): the fake Bot API (enforcing Telegram's
+message limits) delivers the webhook's updates alternately to two ``python -m bot`` processes
+(a load balancer, round-robin), and four people play a game of eight rounds to its end. Every tap the bot accepted is in the game's log
 once, in order, and nothing else is. The same with one of the two workers killed (``kill -9``)
 in the middle of a round: the other finishes the game, its turn timers included (a player who
 lets the time run out after the kill is reminded and played for by the survivor).
@@ -28,6 +28,7 @@ from storage import GameStatus, PostgresRepository
 from tests.bot.helpers import active_buttons, by_action, hand_message, hand_version, pick
 from tests.bot.test_main import _env
 from tests.fakebot import CallbackQueryRecord, FakeBotApi, FakeChat, FakeMessage, SimUser
+from tests.fakebot.flood import RateLimits
 from tests.fakebot.ptb_webhook import free_port
 from tests.pg import PostgresDatabases
 
@@ -51,7 +52,10 @@ class Workers:
         self.logs: list[IO[bytes]] = []
 
     async def start(self) -> None:
-        """Start both workers in webhook mode and spread the updates over them."""
+        """Start both workers in webhook mode and spread the updates over them; the fake
+        enforces Telegram's limits (20 a minute per group, one a second per private chat,
+        30 a second in all) over the two workers together."""
+        self.api.enable_rate_limits(RateLimits(group_per_minute=20, private_per_second=1))
         self.api.enable_webhook_delivery(attempts=4, retry_delay=0.05)
         for n in range(2):
             port = free_port()
@@ -245,6 +249,10 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> N
         await api.wait_for(lambda: _last_is_sheet(api, group), timeout=60, what="the sheet")
         await api.idle(quiet=3.0, timeout=60)
         assert _last_is_sheet(api, group)
+        # each worker keeps to half the group's 20 a minute: together they never pass it
+        # (a private chat's one a second is split too, but not coordinated: two workers may
+        # each send there within one second, and the outbox retries that 429 in that chat)
+        assert not [c for c in api.calls if c.status == 429 and c.chat_id == group.id]
     finally:
         errors = await workers.stop()
         await repo.close()
