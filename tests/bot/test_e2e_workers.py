@@ -1,8 +1,9 @@
 """Two bot workers on one PostgreSQL (issue 12): the fake Bot API (enforcing Telegram's
 message limits) delivers the webhook's updates alternately to two ``python -m bot`` processes
-(a load balancer, round-robin), and four people play a game of eight rounds to its end. Every tap the bot accepted is in the game's log
-once, in order, and nothing else is. The same with one of the two workers killed (``kill -9``)
-in the middle of a round: the other finishes the game, its turn timers included (a player who
+(a load balancer, round-robin), and four people play a game of eight rounds to its end.
+Every tap the bot accepted is in the game's log once, in order, and nothing else is. The same
+with one of the two workers killed (``kill -9``) in the middle of a round: the other finishes
+the game, its turn timers included (a player who
 lets the time run out after the kill is reminded and played for by the survivor).
 
 Real processes, a real PostgreSQL (``tests/pg.py``), the real webhook server of
