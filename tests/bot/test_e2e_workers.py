@@ -206,12 +206,17 @@ async def _play(
     raise AssertionError("the game did not end in time")
 
 
+def _moves(log: tuple[str, ...]) -> list[tuple[int, str]]:
+    """The log's actions as ``(seat, action without the seat)``, like the taps."""
+    return [(int(seat), action) for seat, action in (a.split(":", 1) for a in log)]
+
+
 def _expected_log(
     log: tuple[str, ...], accepted: list[tuple[int, str]], timeouts: list[int]
 ) -> list[tuple[int, str]]:
     """The log the taps say there must be: the accepted taps in order, and at each timed-out
     turn the move the computer made for the player (taken from the log at that place)."""
-    moves = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in log]
+    moves = _moves(log)
     expected = list(accepted)
     for k, at in enumerate(timeouts):
         index = at + k
@@ -237,7 +242,7 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> N
         game = await repo.get_game(game_id, with_actions=True)
         assert game is not None and game.status is GameStatus.FINISHED
         assert game.actions is not None
-        moves = [(int(a.split(":", 1)[0]), a.split(":", 1)[1]) for a in game.actions]
+        moves = _moves(game.actions)
         # nothing lost, nothing twice: exactly the accepted taps (and the timed-out turn)
         assert moves == _expected_log(game.actions, accepted, timeouts)
         assert len(timeouts) == (1 if kill else 0)
