@@ -299,3 +299,55 @@ def test_the_tips_setting_is_stored_toggled_and_off_in_older_settings() -> None:
     assert next_setting(on, Setting.TIPS) == old
     with pytest.raises(ValueError, match="tips"):
         TableSettings.from_json('{"rules": {}, "turn_timeout": 30, "tips": "yes"}')
+
+
+async def test_a_tip_the_pool_is_too_slow_for_is_answered_busy_and_comes_on_a_second_tap(
+    fake_api: FakeBotApi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pool does not answer within ``TIP_WAIT``: the tap is answered at once with the
+    translated "taking too long" alert (Telegram wants a callback answered soon), the game is
+    unchanged, and a second tap once the pool is free gets the tip the first one asked for."""
+    import asyncio
+
+    from bot.service import tips
+
+    monkeypatch.setattr(tips, "TIP_WAIT", 0.5)
+    db = tmp_path / "db.sqlite3"
+    anna = fake_api.add_user("Anna", language_code="nl", started=True)
+    rng = random.Random(4)
+    app = make_app(fake_api, db)
+    free = asyncio.Event()
+    asked = []
+    async with run_polling(app, fake_api) as bot:
+        computers = app.bot_data["app"].service.computers
+        pool_tip = computers.tip
+
+        async def slow(*args: Any) -> Any:
+            asked.append(args)
+            await free.wait()
+            return await pool_tip(*args)
+
+        computers.tip = slow
+        await anna.send(None, "/klaverjas")
+        await bot.settle()
+        _, hand = await to_card_turn(bot, [anna], rng, anna.private_chat, cards=2)
+        data = tip_data(hand)
+        assert data is not None, hand.keyboard_rows()
+        before, messages = await _action_count(db), len(anna.private_chat.bot_messages)
+        busy = await (await anna.tap_data(hand, data)).wait_answered(TIP_WAIT)
+        assert busy.show_alert
+        assert busy.text == "De tip duurt te lang: probeer het zo nog eens."
+        assert await _action_count(db) == before
+        assert len(anna.private_chat.bot_messages) == messages
+        free.set()
+        answer = await (await anna.tap_data(hand, data)).wait_answered(TIP_WAIT)
+        assert answer.show_alert and answer.text is not None
+        assert answer.text.startswith("💡 "), answer.text
+        assert len(asked) == 1  # the second tap waited for the first one's work
+        assert await _action_count(db) == before
+        # The game goes on: a legal card is accepted after the tips.
+        card = card_buttons(hand)[0][1]
+        await (await anna.tap(hand, by_action(card))).wait_answered()
+        await bot.settle()
+        assert await _action_count(db) > before
+    fake_api.assert_callbacks_answered_once()
