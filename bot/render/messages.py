@@ -102,9 +102,9 @@ def help_text(tr: Translator) -> str:
             "Alone against the computer: send /klaverjas here in private, or for other "
             "rules /klaverjas rotterdam, utrecht, klassiek or klammern."
         ),
-        "8. "
+        "8. 💡 "
         + tr.gettext(
-            "💡 on your hand: the card the computer would play and the expected round points "
+            "On your hand: the card the computer would play and the expected round points "
             "of the best cards. Alone against the computer and in a daily played again "
             "(unranked); at a group table only when the lobby allows tips."
         ),
