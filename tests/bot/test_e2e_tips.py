@@ -6,6 +6,7 @@ button, is refused; a tip never changes the game."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from pathlib import Path
@@ -70,6 +71,23 @@ def forged_tip(message: FakeMessage) -> str:
     raise AssertionError("the hand has no versioned button")
 
 
+def watch_tips(app: Any, free: asyncio.Event | None = None) -> list[tuple[Any, ...]]:
+    """Record every tip the service asks the computer pool for (the list returned), and when
+    ``free`` is given, hold each one back until it is set."""
+    computers = app.bot_data["app"].service.computers
+    pool_tip = computers.tip
+    asked: list[tuple[Any, ...]] = []
+
+    async def watched(*args: Any) -> Any:
+        asked.append(args)
+        if free is not None:
+            await free.wait()
+        return await pool_tip(*args)
+
+    computers.tip = watched
+    return asked
+
+
 async def to_card_turn(
     bot: Any,
     users: list[SimUser],
@@ -104,16 +122,8 @@ async def test_solo_game_tip_answers_a_legal_card_in_the_players_language(
     anna = fake_api.add_user("Anna", language_code="de", started=True)
     rng = random.Random(4)
     app = make_app(fake_api, db)
-    asked = []
     async with run_polling(app, fake_api) as bot:
-        computers = app.bot_data["app"].service.computers
-        pool_tip = computers.tip
-
-        async def counted(*args: Any) -> Any:
-            asked.append(args)
-            return await pool_tip(*args)
-
-        computers.tip = counted
+        asked = watch_tips(app)
         await anna.send(None, "/klaverjas")
         await bot.settle()
         _, hand = await to_card_turn(bot, [anna], rng, anna.private_chat, cards=3)
@@ -307,8 +317,6 @@ async def test_a_tip_the_pool_is_too_slow_for_is_answered_busy_and_comes_on_a_se
     """The pool does not answer within ``TIP_WAIT``: the tap is answered at once with the
     translated "taking too long" alert (Telegram wants a callback answered soon), the game is
     unchanged, and a second tap once the pool is free gets the tip the first one asked for."""
-    import asyncio
-
     from bot.service import tips
 
     monkeypatch.setattr(tips, "TIP_WAIT", 0.5)
@@ -317,17 +325,8 @@ async def test_a_tip_the_pool_is_too_slow_for_is_answered_busy_and_comes_on_a_se
     rng = random.Random(4)
     app = make_app(fake_api, db)
     free = asyncio.Event()
-    asked = []
     async with run_polling(app, fake_api) as bot:
-        computers = app.bot_data["app"].service.computers
-        pool_tip = computers.tip
-
-        async def slow(*args: Any) -> Any:
-            asked.append(args)
-            await free.wait()
-            return await pool_tip(*args)
-
-        computers.tip = slow
+        asked = watch_tips(app, free)
         await anna.send(None, "/klaverjas")
         await bot.settle()
         _, hand = await to_card_turn(bot, [anna], rng, anna.private_chat, cards=2)
