@@ -30,10 +30,38 @@ Notes for the bot (``bot/computer.py``):
 
 from __future__ import annotations
 
+import ast
+
 from engine.players import Player, RandomPlayer
 
 LEVELS = ("strong", "basic", "random", "ismcts")
 """The levels :func:`make_player` knows; ``strong`` is the default for computer seats."""
+
+
+def parse_level(spec: str) -> tuple[str, dict[str, object]]:
+    """Split a level spec ``"level"`` or ``"level:key=value,key=value"`` into the level and
+    its constructor options (values are Python literals: ``strong:play_beta=0,max_worlds=32``).
+    The tournament tool takes such specs for duplicate A/B tests of one setting (issue 14).
+
+    Raises:
+        ValueError: unknown level, options on a level without any, or a value that is not a
+            literal.
+    """
+    level, _, rest = spec.partition(":")
+    if level not in LEVELS:
+        raise ValueError(f"unknown computer level {level!r}; use one of {', '.join(LEVELS)}")
+    options: dict[str, object] = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip().isidentifier():
+            raise ValueError(f"option {item!r} is not key=value")
+        try:
+            options[key.strip()] = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError) as e:
+            raise ValueError(f"option {item!r}: value is not a literal") from e
+    if options and level in ("basic", "random"):
+        raise ValueError(f"level {level!r} takes no options")
+    return level, options
 
 
 def make_player(level: str = "strong", *, deterministic: bool = False) -> Player:
@@ -42,29 +70,34 @@ def make_player(level: str = "strong", *, deterministic: bool = False) -> Player
     ``"ismcts"`` (information-set MCTS with random rollouts in card play, ``strong``'s other
     decisions: the sparring partner of issue 14, :mod:`engine.ai.ismcts`).
 
+    ``level`` may carry constructor options (:func:`parse_level`), e.g.
+    ``"strong:play_beta=0"`` or ``"ismcts:iterations=400"``.
+
     ``deterministic``: the strong player searches by its node budget only, without the
     wall-clock budget (``time_budget_ms=None``), so a decision depends on ``(obs, seed)``
     alone, on any machine under any load (the bot's daily deal). The other levels are so
     already.
 
     Raises:
-        ValueError: for an unknown level.
+        ValueError: for an unknown level or bad options (:func:`parse_level`); TypeError for
+            an option the player does not have.
     """
+    level, options = parse_level(level)
     if level == "strong":
         from engine.ai.strong import StrongPlayer
 
-        return StrongPlayer(time_budget_ms=None) if deterministic else StrongPlayer()
+        if deterministic:
+            options["time_budget_ms"] = None
+        return StrongPlayer(**options)  # type: ignore[arg-type]
     if level == "basic":
         from engine.ai.basic import BasicPlayer
 
         return BasicPlayer()
     if level == "random":
         return RandomPlayer()
-    if level == "ismcts":
-        from engine.ai.ismcts import IsmctsPlayer
+    from engine.ai.ismcts import IsmctsPlayer
 
-        return IsmctsPlayer()
-    raise ValueError(f"unknown computer level {level!r}; use one of {', '.join(LEVELS)}")
+    return IsmctsPlayer(**options)  # type: ignore[arg-type]
 
 
-__all__ = ["LEVELS", "make_player"]
+__all__ = ["LEVELS", "make_player", "parse_level"]

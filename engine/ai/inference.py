@@ -1,5 +1,6 @@
-"""Soft card-location inference from the bidding (``ai-notes.md`` §4.1 item 2, "trump maker's
-choice"): how likely each sampled world makes the public bids of the other players.
+"""Soft card-location inference (``ai-notes.md`` §4.1 item 2): how likely each sampled world
+makes the public bids (:class:`BidLikelihood`, "trump maker's choice") and, optionally, the
+cards the other players have played (:class:`PlayLikelihood`).
 
 The model assumes the others bid like the ``strong`` player (:mod:`engine.ai.bidding`), with
 noise: a seat names (or accepts) a suit with probability ``sigmoid((pred − threshold) / σ)``
@@ -8,7 +9,9 @@ its best option. ``pred`` is the fitted hand model's prediction for the seat's h
 at the bidding* (the world's hand plus the cards the seat has played since).
 
 :meth:`BidLikelihood.log_weight` returns the log-likelihood of all bids of the other seats in
-one world; the strong player resamples its worlds with these weights.
+one world; the strong player resamples its worlds with these weights (with the play model's,
+when ``StrongPlayer(play_beta=...)`` is set: off by default, it measured no gain, issue 14 in
+``bench/RESULTS.md``).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ import math
 from engine.actions import Accept, Beter, Choose, Kleintje, Pass
 from engine.ai import bidcoef
 from engine.ai.bidding import predict
+from engine.ai.bitrules import ABOVE, POINTS, beats, legal_mask_fast, play_rule_id, winning_index
 from engine.bidding import bid_status
-from engine.cards import Suit
+from engine.cards import Suit, iter_bits
 from engine.observe import Observation
 from engine.settings import FirstLead, PlayRule, TrumpSelection
 
@@ -121,4 +125,167 @@ class BidLikelihood:
                 m = max(x / self.tau for x in preds)
                 lse = m + math.log(sum(math.exp(x / self.tau - m) for x in preds))
                 total += p / self.tau - lse
+        return total
+
+
+# ------------------------------------------------------------------------------ card play
+
+IMPOSSIBLE = -50.0
+"""Log-likelihood of a world in which another seat played a card its hand did not allow."""
+PLAY_BETA = 0.15
+"""Play model: inverse temperature per point of a card's heuristic value
+(:class:`PlayLikelihood`); 0 makes every legal card equally likely."""
+
+
+def _follow_values(
+    before: tuple[int, ...], seats: tuple[int, ...], seat: int, trump: int
+) -> tuple[float, ...]:
+    """Heuristic value (points) of each of the 32 cards for ``seat`` following ``before``.
+
+    The club player's habits (``rules.md`` §8, and what the ``basic`` player does): on the
+    partner's trick, smear points (spekken) and keep trumps; on the opponents' trick, take it
+    with points when the card wins (surely when playing last, likely earlier), else give the
+    fewest points and no trump.
+    """
+    w = winning_index(before, trump)
+    win_card = before[w]
+    partner = (seats[w] - seat) % 2 == 0
+    last = len(before) == 3
+    trick = sum(POINTS[trump][c] for c in before)
+    led_trump = before[0] >> 3 == trump
+    share = 1.0 if last else 0.5
+    out = []
+    for c in range(32):
+        p = POINTS[trump][c]
+        ruff = c >> 3 == trump and not led_trump
+        if partner:
+            u = share * p - (4.0 if ruff else 0.0)
+        elif beats(c, win_card, trump):
+            u = (trick + p) * (1.0 if last else 0.6)
+        else:
+            u = -p - (2.0 if ruff else 0.0)
+        out.append(u)
+    return tuple(out)
+
+
+def _lead_value(c: int, hand: int, gone: int, trump: int) -> float:
+    """Heuristic value (points) of leading ``c`` from ``hand`` with the cards ``gone`` played:
+    cash a side-suit card nobody else can beat (its points and a little more), do not lead
+    points into a higher card still out (``basic``'s lead, §8 habits); trumps are neutral."""
+    if c >> 3 == trump:
+        return 0.0
+    p = POINTS[trump][c]
+    if not ABOVE[trump][c] & ~gone & ~hand:
+        return p + 2.0
+    return -float(p)
+
+
+class PlayLikelihood:
+    """How likely a world makes the cards the other seats have played (``ai-notes.md`` §4.1,
+    card-location inference).
+
+    For every card another seat played to a trick it did not lead, the seat's hand at that
+    moment is reconstructed in the world (its hand now plus the cards it played from then on)
+    and the card's probability is a softmax, over the cards that were legal with that hand
+    (§4.5, §9.4), of :data:`PLAY_BETA` × the card's heuristic value (:func:`_follow_values`).
+    A card that was the only legal one says nothing. Leads, with ``leads``, are modelled the
+    same way over the whole hand by :func:`_lead_value`; else as uniform (no information).
+
+    Args:
+        obs: the viewer's observation (play phase).
+        beta: the inverse temperature (per point).
+        leads: model the leads too.
+    """
+
+    def __init__(self, obs: Observation, beta: float = PLAY_BETA, leads: bool = False) -> None:
+        assert obs.seat is not None and obs.trump is not None
+        me = int(obs.seat)
+        trump = obs.trump.ordinal
+        rule = play_rule_id(obs.settings.play_rule.value)
+        tricks: list[tuple[int, tuple[int, ...]]] = [
+            (int(t.leader), tuple(c.index for c in t.cards)) for t in obs.tricks
+        ]
+        tricks.append((int(obs.leader), tuple(c.index for c in obs.trick)))
+        gone = 0  # cards played before each trick (for the leads)
+        gones = []
+        for _leader, cards in tricks:
+            gones.append(gone)
+            for c in cards:
+                gone |= 1 << c
+        # (seat, card, cards played from then on, cards gone before the trick, cache)
+        self.leads: list[tuple[int, int, int, int, dict[int, float]]] = []
+        later = [0, 0, 0, 0]  # per seat: cards it played from this point of the play on
+        # (seat, card, cards played from then on, led suit, winning card, partner winning,
+        #  exp(beta * value) per card, log of the numerator)
+        self.events: list[
+            tuple[int, int, int, int, int, bool, tuple[float, ...], float, dict[int, float]]
+        ] = []
+        for t in range(len(tricks) - 1, -1, -1):
+            leader, cards = tricks[t]
+            seats = tuple((leader + i) % 4 for i in range(len(cards)))
+            for i in range(len(cards) - 1, -1, -1):
+                seat, card = seats[i], cards[i]
+                later[seat] |= 1 << card
+                if seat == me:
+                    continue
+                if i == 0:
+                    if leads:
+                        self.leads.append((seat, card, later[seat], gones[t], {}))
+                    continue
+                before = cards[:i]
+                values = _follow_values(before, seats[:i], seat, trump)
+                top = max(values)
+                weights = tuple(math.exp(beta * (v - top)) for v in values)
+                w = winning_index(before, trump)
+                self.events.append(
+                    (
+                        seat,
+                        card,
+                        later[seat],
+                        before[0] >> 3,
+                        before[w],
+                        (seats[w] - seat) % 2 == 0,
+                        weights,
+                        math.log(weights[card]),
+                        {},
+                    )
+                )
+        self.trump = trump
+        self.rule = rule
+        self.beta = beta
+
+    @property
+    def informative(self) -> bool:
+        """True when another seat followed to (or, with ``leads``, led) a trick."""
+        return bool(self.events or self.leads)
+
+    def _lead_log_p(self, hand: int, card: int, gone: int) -> float:
+        """Log-probability of leading ``card`` from ``hand`` (:func:`_lead_value`)."""
+        trump, beta = self.trump, self.beta
+        values = [_lead_value(c, hand, gone, trump) for c in iter_bits(hand)]
+        top = max(values)
+        den = math.log(sum(math.exp(beta * (v - top)) for v in values))
+        return beta * (_lead_value(card, hand, gone, trump) - top) - den
+
+    def log_weight(self, hands: tuple[int, int, int, int]) -> float:
+        """Log-likelihood of the other seats' followed cards with ``hands`` (now) dealt."""
+        total = 0.0
+        trump, rule = self.trump, self.rule
+        for seat, card, later, led, win, partner, weights, num, cache in self.events:
+            legal = legal_mask_fast(hands[seat] | later, led, win, partner, trump, rule)
+            if not legal >> card & 1:
+                total += IMPOSSIBLE  # a world against the rules (the sampler's fallback)
+                continue
+            den = cache.get(legal)
+            if den is None:
+                den = math.log(sum(weights[c] for c in iter_bits(legal)))
+                cache[legal] = den
+            total += num - den
+        for seat, card, later, gone, cache in self.leads:
+            hand = hands[seat] | later
+            lp = cache.get(hand)
+            if lp is None:
+                lp = self._lead_log_p(hand, card, gone)
+                cache[hand] = lp
+            total += lp
         return total

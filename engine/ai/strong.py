@@ -7,6 +7,9 @@ Each card decision:
    shown by the play under the table's play rule, Klammern declarations/bella/proposed card.
 2. **Worlds** (:mod:`engine.ai.sampler`): deals of the unknown cards consistent with it, drawn
    uniformly with a per-decision seeded RNG; when few deals are possible, all of them (exact).
+   Then weighted by how likely each makes the others' bids (:mod:`engine.ai.inference`;
+   ``candidates`` drawn, ``max_worlds`` resampled by weight), and with ``play_beta`` also by
+   how likely it makes their played cards.
 3. **Evaluation**: per world, :func:`engine.ai.dd.solve_moves` gives the exact value of every
    legal card. Values become the **round score** before averaging (``ai-notes.md`` §5):
    Klaverjassen with the nat rule (§6.2–6.4; exact ``"score"`` objective at 20 cards or fewer,
@@ -44,7 +47,7 @@ from engine.actions import Action, Contra, Pass, PlayCard, Re
 from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
-from engine.ai.inference import BidLikelihood
+from engine.ai.inference import BidLikelihood, PlayLikelihood
 from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
@@ -104,6 +107,9 @@ class StrongPlayer:
             in at least this share of the worlds (§9.7); the double-dummy view is optimistic,
             hence the margin.
         bid_shift: added to the bidding thresholds (:func:`engine.ai.bidding.bid`).
+        play_beta: weight worlds also by how likely they make the others' played cards
+            (:class:`engine.ai.inference.PlayLikelihood`, its inverse temperature); 0: not.
+        play_leads: the play likelihood models the leads too.
     """
 
     def __init__(
@@ -120,6 +126,8 @@ class StrongPlayer:
         klammern_win: float = KLAMMERN_WIN,
         call_share: float = 0.85,
         bid_shift: float = 0.0,
+        play_beta: float = 0.0,
+        play_leads: bool = False,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
@@ -133,6 +141,8 @@ class StrongPlayer:
         self.klammern_win = klammern_win
         self.call_share = call_share
         self.bid_shift = bid_shift
+        self.play_beta = play_beta
+        self.play_leads = play_leads
 
     # ------------------------------------------------------------------------------ choose
 
@@ -220,11 +230,20 @@ class StrongPlayer:
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
         weights: list[float] | None = None
-        lik = BidLikelihood(obs) if self.bid_inference else None
-        if lik is not None and lik.informative:
+        liks: list[BidLikelihood | PlayLikelihood] = []
+        if self.bid_inference:
+            liks.append(BidLikelihood(obs))
+        if self.play_beta:
+            liks.append(PlayLikelihood(obs, self.play_beta, self.play_leads))
+        liks = [x for x in liks if x.informative]
+
+        def log_weight(h: tuple[int, int, int, int]) -> float:
+            return sum(x.log_weight(h) for x in liks)
+
+        if liks:
             if worlds is None:
                 pool = [sampler.sample(rng) for _ in range(self.candidates)]
-                logw = [lik.log_weight(h) for h in pool]
+                logw = [log_weight(h) for h in pool]
                 top = max(logw)
                 cum = list(accumulate(math.exp(x - top) for x in logw))
                 picks = sorted(bisect(cum, rng.random() * cum[-1]) for _ in range(self.max_worlds))
@@ -232,7 +251,7 @@ class StrongPlayer:
                 worlds = [pool[i] for i in sorted(counts)]
                 weights = [float(counts[i]) for i in sorted(counts)]
             else:
-                logw = [lik.log_weight(h) for h in worlds]
+                logw = [log_weight(h) for h in worlds]
                 top = max(logw)
                 weights = [math.exp(x - top) for x in logw]
                 order = sorted(range(len(worlds)), key=lambda i: -weights[i])  # type: ignore[index]

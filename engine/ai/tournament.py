@@ -2,6 +2,9 @@
 
 ``python -m engine.ai.tournament --a strong --b basic --deals N --seed S --preset P [--json]``
 
+A level may carry constructor options, for a duplicate A/B test of one setting:
+``--a strong --b strong:play_beta=0`` (:func:`engine.ai.parse_level`).
+
 Every deal (one round, ``rules.md`` §2.2: deal ``i`` comes from ``round_rng(S, i + 1)`` with
 dealer ``i % 4``) is played twice, bidding included: once with player ``a`` in North–South and
 ``b`` in East–West, once with the seats swapped, the same four hands in the same seats. The
@@ -42,7 +45,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.ai import LEVELS, make_player
+from engine.ai import LEVELS, make_player, parse_level
 from engine.cards import SEATS, Team
 from engine.deal import Deal, deal, round_rng
 from engine.klammern import KlammernScore
@@ -163,8 +166,8 @@ def run(a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1) ->
     Raises:
         ValueError: unknown level or preset, or ``deals < 1``.
     """
-    if a not in LEVELS or b not in LEVELS:
-        raise ValueError(f"levels are {LEVELS}")
+    parse_level(a)
+    parse_level(b)
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
     if deals < 1:
@@ -230,8 +233,9 @@ def run(a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1) ->
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     p = argparse.ArgumentParser(prog="python -m engine.ai.tournament", description=__doc__)
-    p.add_argument("--a", default="strong", choices=LEVELS)
-    p.add_argument("--b", default="basic", choices=LEVELS)
+    levels = ", ".join(LEVELS)
+    p.add_argument("--a", default="strong", help=f"level ({levels}), options: strong:play_beta=0")
+    p.add_argument("--b", default="basic", help="level, as --a")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--preset", default="amsterdam", choices=sorted(PRESETS))
@@ -240,6 +244,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.deals < 1:
         p.error("--deals must be at least 1")
+    for spec in (args.a, args.b):
+        try:
+            parse_level(spec)
+        except ValueError as e:
+            p.error(str(e))
     r = run(args.a, args.b, args.deals, args.seed, args.preset, args.workers)
     if args.json:
         print(json.dumps(r))

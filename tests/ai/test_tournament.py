@@ -72,3 +72,34 @@ def test_bad_arguments() -> None:
         tournament.run("basic", "basic", 0, 1, "amsterdam")
     with pytest.raises(ValueError):
         tournament.run("basic", "basic", 1, 1, "bridge")
+
+
+def test_level_options_reach_the_player() -> None:
+    """``level:key=value`` specs (issue 14's A/B tests of one setting)."""
+    from engine.ai import make_player, parse_level
+
+    assert parse_level("strong:play_beta=0, max_worlds=32") == (
+        "strong",
+        {"play_beta": 0, "max_worlds": 32},
+    )
+    p = make_player("strong:play_beta=0,play_leads=True")
+    assert isinstance(p, StrongPlayer) and p.play_beta == 0 and p.play_leads is True
+    q = make_player("strong:max_worlds=7", deterministic=True)
+    assert isinstance(q, StrongPlayer) and q.time_budget_ms is None and q.max_worlds == 7
+    for bad in ("basic:x=1", "strong:play_beta", "strong:play_beta=zero", "nobody:x=1"):
+        with pytest.raises(ValueError):
+            parse_level(bad)
+    with pytest.raises(TypeError):
+        make_player("strong:no_such_option=1")
+
+
+def test_cli_rejects_a_bad_level_spec(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        tournament.main(["--a", "strong:play_beta", "--deals", "1"])
+    assert "not key=value" in capsys.readouterr().err
+
+
+def test_options_play_a_duplicate_match() -> None:
+    r = tournament.run("ismcts:iterations=8,rollouts=1", "basic", 1, 2, "amsterdam")
+    assert r["a"] == "ismcts:iterations=8,rollouts=1"
+    assert isinstance(r["decisions"], int) and r["decisions"] > 0
