@@ -289,3 +289,91 @@ class PlayLikelihood:
                 cache[hand] = lp
             total += lp
         return total
+
+
+# ------------------------------------------------------------------------------ signals
+
+SIGNAL_STRENGTH = 2.0
+"""Log-odds by which a partner's signal (:class:`SignalLikelihood`) favours the worlds that
+agree with it: soft, because a discard may have been forced."""
+_ACE, _TEN = 7, 3  # ranks (engine.cards.Rank: 7, 8, 9, 10, J, Q, K, A)
+
+
+def signal_meaning(card: int, trump: int) -> tuple[int, bool] | None:
+    """What discarding ``card`` on the partner's winning trick says (``rules.md`` §8, seed
+    000): ``(card index, held)``, the card the signaller does (``held``) or does not hold;
+    None for no signal (a trump, a 10: spekken).
+
+    * 7, 8 or 9 of a plain suit: "I hold the ace there" (opseinen);
+    * the ace: "I hold the 10 too" (from A-10);
+    * J, Q or K: "I am weak there" (afseinen): no ace.
+    """
+    suit, rank = card >> 3, card & 7
+    if suit == trump or rank == _TEN:
+        return None
+    if rank < _TEN:
+        return (suit << 3 | _ACE, True)
+    if rank == _ACE:
+        return (suit << 3 | _TEN, True)
+    return (suit << 3 | _ACE, False)
+
+
+def signal_discards(obs: Observation) -> list[tuple[int, int]]:
+    """The partner's signals so far: ``(card meant, held)`` pairs from every card the viewer's
+    partner discarded (not the led suit, not trump) while the viewer was winning the trick,
+    when the meant card was neither played before nor in the viewer's hand (§8)."""
+    assert obs.seat is not None and obs.trump is not None
+    me = int(obs.seat)
+    partner = (me + 2) % 4
+    trump = obs.trump.ordinal
+    mine = sum(x.bit for x in obs.hand)
+    tricks = [(int(t.leader), tuple(c.index for c in t.cards)) for t in obs.tricks]
+    tricks.append((int(obs.leader), tuple(c.index for c in obs.trick)))
+    gone = 0
+    out: list[tuple[int, int]] = []
+    for leader, cards in tricks:
+        for i, c in enumerate(cards):
+            seat = (leader + i) % 4
+            if seat == partner and i > 0 and c >> 3 not in (cards[0] >> 3, trump):
+                w = winning_index(cards[:i], trump)
+                meaning = signal_meaning(c, trump)
+                if (leader + w) % 4 == me and meaning is not None:
+                    meant, held = meaning
+                    if not (gone | mine) >> meant & 1:
+                        out.append((meant, int(held)))
+            gone |= 1 << c
+    return out
+
+
+class SignalLikelihood:
+    """How well a world agrees with the partner's signals (:func:`signal_discards`): each
+    signal whose meaning the world's partner hand (now, plus what it played since) does not
+    match costs :data:`SIGNAL_STRENGTH`. The partnership's convention (§8): a computer player
+    with ``signals`` gives these signals itself (:mod:`engine.ai.strong`)."""
+
+    def __init__(self, obs: Observation, strength: float = SIGNAL_STRENGTH) -> None:
+        assert obs.seat is not None
+        self.partner = (int(obs.seat) + 2) % 4
+        self.signals = signal_discards(obs)
+        played = 0
+        for t in obs.tricks:
+            for i, c in enumerate(t.cards):
+                if (int(t.leader) + i) % 4 == self.partner:
+                    played |= c.bit
+        for i, c in enumerate(obs.trick):
+            if (int(obs.leader) + i) % 4 == self.partner:
+                played |= c.bit
+        self.played = played
+        self.strength = strength
+
+    @property
+    def informative(self) -> bool:
+        """True when the partner has signalled."""
+        return bool(self.signals)
+
+    def log_weight(self, hands: tuple[int, int, int, int]) -> float:
+        """Minus :data:`SIGNAL_STRENGTH` per signal the world contradicts (0 when none)."""
+        hand = hands[self.partner] | self.played
+        return -self.strength * sum(
+            1 for meant, held in self.signals if (hand >> meant & 1) != held
+        )

@@ -47,7 +47,8 @@ from engine.actions import Action, Contra, Pass, PlayCard, Re
 from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
-from engine.ai.inference import BidLikelihood, PlayLikelihood
+from engine.ai.bitrules import winning_index
+from engine.ai.inference import BidLikelihood, PlayLikelihood, SignalLikelihood, signal_meaning
 from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
@@ -110,6 +111,8 @@ class StrongPlayer:
         play_beta: weight worlds also by how likely they make the others' played cards
             (:class:`engine.ai.inference.PlayLikelihood`, its inverse temperature); 0: not.
         play_leads: the play likelihood models the leads too.
+        signals: give the partnership's signals when discarding on the partner's trick and
+            read the partner's (``rules.md`` §8; :class:`engine.ai.inference.SignalLikelihood`).
     """
 
     def __init__(
@@ -128,6 +131,7 @@ class StrongPlayer:
         bid_shift: float = 0.0,
         play_beta: float = 0.0,
         play_leads: bool = False,
+        signals: bool = False,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
@@ -143,6 +147,7 @@ class StrongPlayer:
         self.bid_shift = bid_shift
         self.play_beta = play_beta
         self.play_leads = play_leads
+        self.signals = signals
 
     # ------------------------------------------------------------------------------ choose
 
@@ -189,9 +194,48 @@ class StrongPlayer:
         if not ev.values:
             return rule  # not even one world fitted in the budget
         best = max(ev.values, key=lambda c: (ev.values[c], -c))
+        pick = best
         if rule in ev.values and ev.values[rule] >= ev.values[best] - self.tie_margin:
-            return rule
-        return best
+            pick = rule
+        if self.signals:
+            pick = self._signal(obs, ev, pick, ev.values[best] - self.tie_margin)
+        return pick
+
+    def _signal(self, obs: Observation, ev: Evaluation, pick: int, floor: float) -> int:
+        """With ``signals``: on the partner's winning trick, when the seat cannot follow suit,
+        the discard among the cards valued at least ``floor`` that tells the partner the truth
+        (``rules.md`` §8): a low card under an ace held (opseinen) or the ace from A-10 first,
+        then a 10 (spekken) or a picture card where no ace is held (afseinen); never a card
+        that would say the opposite. ``pick`` when it is as good as any."""
+        assert obs.seat is not None and obs.trump is not None
+        if not obs.trick:
+            return pick
+        trump = obs.trump.ordinal
+        led = obs.trick[0].index >> 3
+        cards = [c.index for c in obs.trick]
+        w = winning_index(cards, trump)
+        if (int(obs.leader) + w) % 4 != (int(obs.seat) + 2) % 4:
+            return pick
+        if any(c >> 3 == led for c in ev.values):
+            return pick  # the seat follows suit: no discard
+        hand = sum(x.bit for x in obs.hand)
+
+        def rank(c: int) -> int:
+            if c >> 3 == trump:
+                return 1  # a ruff: not a signal
+            meaning = signal_meaning(c, trump)
+            if meaning is None:
+                return 1
+            meant, held = meaning
+            if (hand >> meant & 1) != held:
+                return 0  # would mislead the partner
+            return 2 if held else 1
+
+        near = [c for c, v in ev.values.items() if v >= floor]
+        top = max(rank(c) for c in near)
+        if rank(pick) == top:
+            return pick
+        return max((c for c in near if rank(c) == top), key=lambda c: (ev.values[c], -c))
 
     # ---------------------------------------------------------------------------- evaluate
 
@@ -230,11 +274,13 @@ class StrongPlayer:
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
         weights: list[float] | None = None
-        liks: list[BidLikelihood | PlayLikelihood] = []
+        liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood] = []
         if self.bid_inference:
             liks.append(BidLikelihood(obs))
         if self.play_beta:
             liks.append(PlayLikelihood(obs, self.play_beta, self.play_leads))
+        if self.signals:
+            liks.append(SignalLikelihood(obs))
         liks = [x for x in liks if x.informative]
 
         def log_weight(h: tuple[int, int, int, int]) -> float:
