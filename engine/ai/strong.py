@@ -78,12 +78,17 @@ class Evaluation:
         nodes: solver nodes used.
         win_share: share of worlds in which the viewer's team wins the round with its best
             card (made for the playing team, nat for the defenders; Klammern: §9.8).
+        samples: with ``StrongPlayer(tie_z=...)``: per world its weight (a count of draws)
+            and the utility of every legal card; else empty.
+        exact: every possible world was evaluated (no sampling error).
     """
 
     values: dict[int, float]
     worlds: int
     nodes: int
     win_share: float
+    samples: tuple[tuple[float, dict[int, float]], ...] = ()
+    exact: bool = False
 
 
 class StrongPlayer:
@@ -95,6 +100,10 @@ class StrongPlayer:
         time_budget_ms: wall-clock budget per decision; None: none (fully deterministic).
         exact_limit: enumerate all consistent deals when there are at most this many.
         tie_margin: take the basic player's card when its mean is this close to the best.
+        defence_tie_margin: the same for the defenders, when not None.
+        tie_z: take the basic player's card also while the best card's lead over it is
+            within this many standard errors (over the sampled worlds) of being none: with
+            few worlds (the first tricks) the rules of thumb beat a noisy mean. 0: off.
         score_cards: use the exact round-score objective from this many cards left on.
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
@@ -122,6 +131,8 @@ class StrongPlayer:
         time_budget_ms: float | None = 200.0,
         exact_limit: int = 48,
         tie_margin: float = 6.0,
+        defence_tie_margin: float | None = None,
+        tie_z: float = 0.0,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
@@ -138,6 +149,8 @@ class StrongPlayer:
         self.time_budget_ms = time_budget_ms
         self.exact_limit = exact_limit
         self.tie_margin = tie_margin
+        self.defence_tie_margin = defence_tie_margin
+        self.tie_z = tie_z
         self.score_cards = score_cards
         self.search_cards = search_cards
         self.bid_inference = bid_inference
@@ -194,11 +207,22 @@ class StrongPlayer:
         if not ev.values:
             return rule  # not even one world fitted in the budget
         best = max(ev.values, key=lambda c: (ev.values[c], -c))
+        margin = self.tie_margin
+        if self.defence_tie_margin is not None:
+            assert obs.maker is not None and obs.seat is not None
+            if obs.maker.team is not obs.seat.team:
+                margin = self.defence_tie_margin
         pick = best
-        if rule in ev.values and ev.values[rule] >= ev.values[best] - self.tie_margin:
+        if rule in ev.values and ev.values[rule] >= ev.values[best] - margin:
             pick = rule
+        elif rule in ev.values and self.tie_z and ev.samples and not ev.exact:
+            lead = ev.values[best] - ev.values[rule]
+            n = sum(w for w, _ in ev.samples)
+            var = sum(w * (u[best] - u[rule] - lead) ** 2 for w, u in ev.samples) / n
+            if n > 1 and lead <= self.tie_z * math.sqrt(var / (n - 1)):
+                pick = rule
         if self.signals:
-            pick = self._signal(obs, ev, pick, ev.values[best] - self.tie_margin)
+            pick = self._signal(obs, ev, pick, ev.values[best] - margin)
         return pick
 
     def _signal(self, obs: Observation, ev: Evaluation, pick: int, floor: float) -> int:
@@ -273,6 +297,7 @@ class StrongPlayer:
         }
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
+        enumerated = worlds is not None
         weights: list[float] | None = None
         liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood] = []
         if self.bid_inference:
@@ -305,6 +330,7 @@ class StrongPlayer:
                 weights = [weights[i] for i in order]
         n_worlds = len(worlds) if worlds is not None else self.max_worlds
         sums: dict[int, float] = {}
+        samples: list[tuple[float, dict[int, float]]] = []
         weight_sum = 0.0
         wins = 0.0
         nodes = 0
@@ -353,17 +379,23 @@ class StrongPlayer:
             wt = weights[w] if weights is not None else 1.0
             weight_sum += wt
             best_u = -1e9
+            utils: dict[int, float] = {}
             for card, v in res.values.items():
                 u = _utility(
                     v, objective, klammern, playing, me, total_est, mult, self.klammern_win
                 )
                 sums[card] = sums.get(card, 0.0) + wt * u
+                utils[card] = u
                 best_u = max(best_u, u)
+            if self.tie_z:
+                samples.append((wt, utils))
             wins += wt * (best_u > 0)
         if not done:
             return Evaluation({}, 0, nodes, 0.0)
         values = {c: s / weight_sum for c, s in sums.items()}
-        return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
+        exact = enumerated and worlds is not None and done == len(worlds)
+        share = wins / weight_sum if weight_sum else 0.0
+        return Evaluation(values, done, nodes, share, tuple(samples), exact)
 
 
 def _utility(
