@@ -104,6 +104,8 @@ class StrongPlayer:
         tie_z: take the basic player's card also while the best card's lead over it is
             within this many standard errors (over the sampled worlds) of being none: with
             few worlds (the first tricks) the rules of thumb beat a noisy mean. 0: off.
+        early_ismcts: Klaverjassen: with at least this many cards left the card is chosen by
+            the ISMCTS search (:mod:`engine.ai.ismcts`, its defaults) instead; 0: never.
         score_cards: use the exact round-score objective from this many cards left on.
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
@@ -133,6 +135,7 @@ class StrongPlayer:
         tie_margin: float = 6.0,
         defence_tie_margin: float | None = None,
         tie_z: float = 0.0,
+        early_ismcts: int = 0,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
@@ -151,6 +154,7 @@ class StrongPlayer:
         self.tie_margin = tie_margin
         self.defence_tie_margin = defence_tie_margin
         self.tie_z = tie_z
+        self.early_ismcts = early_ismcts
         self.score_cards = score_cards
         self.search_cards = search_cards
         self.bid_inference = bid_inference
@@ -194,8 +198,13 @@ class StrongPlayer:
         legal = legal_cards(obs)
         if legal.bit_count() == 1 and not calls:
             return card_action(obs, legal.bit_length() - 1), None
+        left = sum(obs.hand_counts)
+        if self.early_ismcts and left >= self.early_ismcts and not calls and not obs.klammern:
+            from engine.ai.ismcts import IsmctsPlayer
+
+            return card_action(obs, IsmctsPlayer(fallback=self).search(obs, rng)), None
         k = knowledge(obs)
-        if sum(obs.hand_counts) > self.search_cards and not calls:
+        if left > self.search_cards and not calls:
             return card_action(obs, play_card(obs, k)), None
         ev = self.evaluate(obs, k, rng)
         if calls and ev.win_share >= self.call_share:
