@@ -461,9 +461,11 @@ def solve_moves(
     *,
     max_nodes: int | None = None,
     deadline: float | None = None,
+    cards: int | None = None,
     **options: Unpack[Options],
 ) -> MovesResult:
-    """Exact value (NS − EW) after each legal card of the player to move (PIMC input).
+    """Exact value (NS − EW) after each legal card of the player to move (PIMC input); with
+    ``cards`` (a card mask) only after the legal cards among those.
 
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
@@ -479,6 +481,8 @@ def solve_moves(
     values: dict[int, int] = {}
     nodes = 0
     legal = _legal(st)
+    if cards is not None:
+        legal &= cards
     guess = 0
     lim = None if max_nodes is None and deadline is None else _Limits(max_nodes, deadline)
     for c in range(32):

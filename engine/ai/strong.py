@@ -53,7 +53,7 @@ from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.view import preliminary, team_index
-from engine.cards import Seat, Team
+from engine.cards import Seat, Team, iter_bits
 from engine.klammern.sequences import runs
 from engine.observe import Observation
 from engine.phase import Phase
@@ -106,6 +106,10 @@ class StrongPlayer:
             few worlds (the first tricks) the rules of thumb beat a noisy mean. 0: off.
         early_ismcts: Klaverjassen: with at least this many cards left the card is chosen by
             the ISMCTS search (:mod:`engine.ai.ismcts`, its defaults) instead; 0: never.
+        prune_after: after this many worlds, stop solving the cards whose mean trails the
+            best by more than ``prune_margin`` points (the budget goes to more worlds for
+            the contenders); 0: never.
+        prune_margin: see ``prune_after``.
         score_cards: use the exact round-score objective from this many cards left on.
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
@@ -136,6 +140,8 @@ class StrongPlayer:
         defence_tie_margin: float | None = None,
         tie_z: float = 0.0,
         early_ismcts: int = 0,
+        prune_after: int = 0,
+        prune_margin: float = 30.0,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
@@ -155,6 +161,8 @@ class StrongPlayer:
         self.defence_tie_margin = defence_tie_margin
         self.tie_z = tie_z
         self.early_ismcts = early_ismcts
+        self.prune_after = prune_after
+        self.prune_margin = prune_margin
         self.score_cards = score_cards
         self.search_cards = search_cards
         self.bid_inference = bid_inference
@@ -206,13 +214,13 @@ class StrongPlayer:
         k = knowledge(obs)
         if left > self.search_cards and not calls:
             return card_action(obs, play_card(obs, k)), None
-        ev = self.evaluate(obs, k, rng)
+        rule = play_card(obs, k)
+        ev = self.evaluate(obs, k, rng, keep=1 << rule)
         if calls and ev.win_share >= self.call_share:
             return calls[0], ev
-        return card_action(obs, self._pick(obs, k, ev)), ev
+        return card_action(obs, self._pick(obs, ev, rule)), ev
 
-    def _pick(self, obs: Observation, k: Knowledge, ev: Evaluation) -> int:
-        rule = play_card(obs, k)
+    def _pick(self, obs: Observation, ev: Evaluation, rule: int) -> int:
         if not ev.values:
             return rule  # not even one world fitted in the budget
         best = max(ev.values, key=lambda c: (ev.values[c], -c))
@@ -227,7 +235,14 @@ class StrongPlayer:
         elif rule in ev.values and self.tie_z and ev.samples and not ev.exact:
             lead = ev.values[best] - ev.values[rule]
             n = sum(w for w, _ in ev.samples)
-            var = sum(w * (u[best] - u[rule] - lead) ** 2 for w, u in ev.samples) / n
+            var = (
+                sum(
+                    w * (u[best] - u[rule] - lead) ** 2
+                    for w, u in ev.samples
+                    if best in u and rule in u
+                )
+                / n
+            )
             if n > 1 and lead <= self.tie_z * math.sqrt(var / (n - 1)):
                 pick = rule
         if self.signals:
@@ -272,8 +287,14 @@ class StrongPlayer:
 
     # ---------------------------------------------------------------------------- evaluate
 
-    def evaluate(self, obs: Observation, k: Knowledge, rng: random.Random) -> Evaluation:
-        """Mean utility of every legal card over sampled (or all) worlds (module docstring)."""
+    def evaluate(
+        self, obs: Observation, k: Knowledge, rng: random.Random, keep: int = 0
+    ) -> Evaluation:
+        """Mean utility of every legal card over sampled (or all) worlds (module docstring).
+
+        With ``prune_after``: from that many worlds on, a card whose mean trails the best by
+        more than ``prune_margin`` is no longer solved (its value stays the mean over the
+        worlds it was solved in), except the cards in the mask ``keep``."""
         assert obs.trump is not None and obs.maker is not None and obs.seat is not None
         start = time.perf_counter()
         trump = obs.trump.ordinal
@@ -345,7 +366,8 @@ class StrongPlayer:
         nodes = 0
         done = 0
         last_nodes = 0
-        n_legal = legal_cards(obs).bit_count()
+        active = legal_cards(obs)
+        card_w: dict[int, float] = {}
         # Hard limits: a world whose solve would overrun them is abandoned part-way (the
         # solver's cost per world is heavy-tailed in the first tricks).
         hard_nodes = None if self.node_budget is None else int(HARD_FACTOR * self.node_budget)
@@ -366,6 +388,10 @@ class StrongPlayer:
                     spent = (time.perf_counter() - start) * 1000
                     if spent + spent * per_world / max(nodes, 1) > self.time_budget_ms:
                         break
+            if self.prune_after and done >= self.prune_after and active.bit_count() > 2:
+                means = {c: sums[c] / card_w[c] for c in iter_bits(active)}
+                floor = max(means.values()) - self.prune_margin
+                active = sum(1 << c for c, m in means.items() if m >= floor) | (active & keep)
             hands = worlds[w] if worlds is not None else sampler.sample(rng)
             taken = (base[0], base[1])
             if klammern:
@@ -378,9 +404,10 @@ class StrongPlayer:
                 trick,
                 max_nodes=None if hard_nodes is None else hard_nodes - nodes,
                 deadline=deadline,
+                cards=active,
                 **opts,
             )
-            if len(res.values) < n_legal:
+            if len(res.values) < active.bit_count():
                 break  # abandoned part-way: the world is not used
             nodes += res.nodes
             last_nodes = res.nodes
@@ -394,6 +421,7 @@ class StrongPlayer:
                     v, objective, klammern, playing, me, total_est, mult, self.klammern_win
                 )
                 sums[card] = sums.get(card, 0.0) + wt * u
+                card_w[card] = card_w.get(card, 0.0) + wt
                 utils[card] = u
                 best_u = max(best_u, u)
             if self.tie_z:
@@ -401,7 +429,13 @@ class StrongPlayer:
             wins += wt * (best_u > 0)
         if not done:
             return Evaluation({}, 0, nodes, 0.0)
-        values = {c: s / weight_sum for c, s in sums.items()}
+        values = {c: s / card_w[c] for c, s in sums.items()}
+        if self.prune_after:
+            # A pruned card's mean is older than the others': keep it below the contenders.
+            top = max(values[c] for c in iter_bits(active) if c in values)
+            for c, mean in list(values.items()):
+                if not active >> c & 1:
+                    values[c] = min(mean, top - self.prune_margin)
         exact = enumerated and worlds is not None and done == len(worlds)
         share = wins / weight_sum if weight_sum else 0.0
         return Evaluation(values, done, nodes, share, tuple(samples), exact)
