@@ -419,13 +419,27 @@ def _mtd(
 
 
 def _exact(
-    st: _State, new_tt: bool, guess: int = 0, lim: _Limits | None = None, spent: int = 0
+    st: _State,
+    new_tt: bool,
+    guess: int = 0,
+    lim: _Limits | None = None,
+    spent: int = 0,
+    nat_floor: bool = False,
 ) -> tuple[int, int, int]:
     """Exact value of ``st`` for its objective; see the module docstring for the nat phase.
 
-    ``lim``/``spent``: as for :func:`_mtd` (raises :class:`_Abandoned`).
+    ``lim``/``spent``: as for :func:`_mtd` (raises :class:`_Abandoned`). ``nat_floor``
+    (``"diff"`` objective with a known playing team): a value on the nat side is only
+    proven to be there and reported as 0 (§6.3: the playing team is nat at NS − EW ≤ 0
+    when NS plays, ≥ 0 when EW plays; its size then does not count).
     """
-    v, best, nodes = _mtd(st, MODE_DIFF, guess, _diff_bounds(st), new_tt, lim, spent)
+    bounds = _diff_bounds(st)
+    if nat_floor and st.mode == MODE_DIFF and st.playing in (0, 1):
+        lo, hi = bounds
+        bounds = (max(lo, 0), max(hi, 0)) if st.playing == 0 else (min(lo, 0), min(hi, 0))
+    v, best, nodes = _mtd(st, MODE_DIFF, guess, bounds, new_tt, lim, spent)
+    if nat_floor and st.mode == MODE_DIFF and (v <= 0 if st.playing == 0 else v >= 0):
+        return 0, best, nodes
     if st.mode == MODE_DIFF or ((v > 0) if st.playing == 0 else (v < 0)):
         return v, best, nodes  # made: the round-score difference equals the point difference
     # Nat for the playing team: the value is ∓ the final total of the best nat line, which
@@ -462,10 +476,13 @@ def solve_moves(
     max_nodes: int | None = None,
     deadline: float | None = None,
     cards: int | None = None,
+    nat_floor: bool = False,
     **options: Unpack[Options],
 ) -> MovesResult:
     """Exact value (NS − EW) after each legal card of the player to move (PIMC input); with
-    ``cards`` (a card mask) only after the legal cards among those.
+    ``cards`` (a card mask) only after the legal cards among those. ``nat_floor``: with the
+    ``"diff"`` objective, a card that leaves the playing team nat gets the value 0 (nat is
+    proven, its margin not computed: cheaper, and all the nat rule needs, §6.3).
 
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
@@ -488,7 +505,7 @@ def solve_moves(
     for c in range(32):
         if legal >> c & 1:
             try:
-                guess, _, n = _exact(_play(st, c), not values, guess, lim, nodes)
+                guess, _, n = _exact(_play(st, c), not values, guess, lim, nodes, nat_floor)
             except _Abandoned as e:
                 nodes = e.nodes
                 break

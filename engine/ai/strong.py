@@ -110,6 +110,9 @@ class StrongPlayer:
             best by more than ``prune_margin`` points (the budget goes to more worlds for
             the contenders); 0: never.
         prune_margin: see ``prune_after``.
+        nat_floor: with the point-difference objective, only prove that a card leaves the
+            playing team nat instead of solving its exact margin (:func:`engine.ai.dd.solve_moves`;
+            the nat rule gives it the same utility): cheaper solves, more worlds.
         score_cards: use the exact round-score objective from this many cards left on.
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
@@ -142,6 +145,7 @@ class StrongPlayer:
         early_ismcts: int = 0,
         prune_after: int = 0,
         prune_margin: float = 30.0,
+        nat_floor: bool = False,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
@@ -163,6 +167,7 @@ class StrongPlayer:
         self.early_ismcts = early_ismcts
         self.prune_after = prune_after
         self.prune_margin = prune_margin
+        self.nat_floor = nat_floor
         self.score_cards = score_cards
         self.search_cards = search_cards
         self.bid_inference = bid_inference
@@ -405,6 +410,7 @@ class StrongPlayer:
                 max_nodes=None if hard_nodes is None else hard_nodes - nodes,
                 deadline=deadline,
                 cards=active,
+                nat_floor=self.nat_floor and objective == "diff" and not klammern,
                 **opts,
             )
             if len(res.values) < active.bit_count():

@@ -112,3 +112,35 @@ def test_ismcts_first_tricks_play_a_legal_card_without_an_evaluation() -> None:
     player = _quick(early_ismcts=sum(obs.hand_counts))
     action, ev = player.decide(obs, random.Random(1))
     assert action in obs.legal and ev is None
+
+
+def test_the_nat_floor_proves_nat_and_keeps_every_made_value() -> None:
+    """``nat_floor``: a card that leaves the playing team nat reads 0 (§6.3: its margin does
+    not count), every other card keeps its exact point difference, for fewer nodes."""
+    rng = random.Random(11)
+    nodes = [0, 0]
+    nat_seen = made_seen = 0
+    for t in range(12):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        hands = [sum(1 << c for c in cards[3 * i : 3 * i + 3]) for i in range(4)]
+        playing = t % 2
+        opts: dd.Options = {
+            "play_rule": "amsterdam",
+            "playing_team": playing,
+            "objective": "diff",
+            "taken": (40, 30),
+        }
+        trump = rng.randrange(4)
+        plain = dd.solve_moves(hands, trump, t % 4, (), **opts)
+        floor = dd.solve_moves(hands, trump, t % 4, (), nat_floor=True, **opts)
+        nodes[0] += plain.nodes
+        nodes[1] += floor.nodes
+        assert set(plain.values) == set(floor.values)
+        for c, v in plain.values.items():
+            made = v > 0 if playing == 0 else v < 0
+            assert floor.values[c] == (v if made else 0)
+            nat_seen += not made
+            made_seen += made
+    assert nat_seen and made_seen
+    assert nodes[1] <= nodes[0]
