@@ -1,4 +1,5 @@
-"""Computer players (issue 5): ``make_player("strong" | "basic" | "random")``.
+"""Computer players (issue 5): ``make_player("strong" | "basic" | "random" | "ismcts")``,
+optionally with constructor options (``"strong:play_beta=0.15"``, :func:`parse_level`).
 
 All levels see only :func:`engine.observe.observe` and play every preset (``rules.md`` §7),
 Klammern included (§9). They are plain picklable objects with a ``choose(obs, rng)`` method
@@ -7,7 +8,8 @@ Klammern included (§9). They are plain picklable objects with a ``choose(obs, r
 
 Modules: :mod:`engine.ai.dd` (double-dummy solver), :mod:`engine.ai.knowledge` (what a seat
 knows about hidden cards), :mod:`engine.ai.sampler` (worlds consistent with it),
-:mod:`engine.ai.inference` (how likely a world makes the public bids),
+:mod:`engine.ai.inference` (how likely a world makes the public bids; as options of the strong
+player, the others' played cards and the partner's signals, ``rules.md`` §8),
 :mod:`engine.ai.basic` (rules of thumb), :mod:`engine.ai.strong` (PIMC with the solver),
 :mod:`engine.ai.bidding` (trump choice from a fitted hand model, coefficients in
 :mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches),
