@@ -475,17 +475,16 @@ def solve_moves(
     *,
     max_nodes: int | None = None,
     deadline: float | None = None,
-    cards: int | None = None,
     nat_floor: bool = False,
     **options: Unpack[Options],
 ) -> MovesResult:
-    """Exact value (NS − EW) after each legal card of the player to move (PIMC input); with
-    ``cards`` (a card mask) only after the legal cards among those. ``nat_floor``: with the
-    ``"diff"`` objective, a card that leaves the playing team nat gets the value 0 (nat is
-    proven, its margin not computed: cheaper, and all the nat rule needs, §6.3).
+    """Exact value (NS − EW) after each legal card of the player to move (PIMC input).
 
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
+    ``nat_floor``: with the ``"diff"`` objective and a known playing team, a card that leaves
+    the playing team nat gets the value 0 (nat is proven, its margin not computed: cheaper,
+    and all the nat rule needs, §6.3).
 
     ``max_nodes`` (total search nodes) and ``deadline`` (a :func:`time.perf_counter` value):
     when either is reached, even inside a search, the call ends and ``values`` holds only the
@@ -498,8 +497,6 @@ def solve_moves(
     values: dict[int, int] = {}
     nodes = 0
     legal = _legal(st)
-    if cards is not None:
-        legal &= cards
     guess = 0
     lim = None if max_nodes is None and deadline is None else _Limits(max_nodes, deadline)
     for c in range(32):

@@ -53,7 +53,7 @@ from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.view import preliminary, team_index
-from engine.cards import Seat, Team, iter_bits
+from engine.cards import Seat, Team
 from engine.klammern.sequences import runs
 from engine.observe import Observation
 from engine.phase import Phase
@@ -78,17 +78,12 @@ class Evaluation:
         nodes: solver nodes used.
         win_share: share of worlds in which the viewer's team wins the round with its best
             card (made for the playing team, nat for the defenders; Klammern: §9.8).
-        samples: with ``StrongPlayer(tie_z=...)``: per world its weight (a count of draws)
-            and the utility of every legal card; else empty.
-        exact: every possible world was evaluated (no sampling error).
     """
 
     values: dict[int, float]
     worlds: int
     nodes: int
     win_share: float
-    samples: tuple[tuple[float, dict[int, float]], ...] = ()
-    exact: bool = False
 
 
 class StrongPlayer:
@@ -100,16 +95,6 @@ class StrongPlayer:
         time_budget_ms: wall-clock budget per decision; None: none (fully deterministic).
         exact_limit: enumerate all consistent deals when there are at most this many.
         tie_margin: take the basic player's card when its mean is this close to the best.
-        defence_tie_margin: the same for the defenders, when not None.
-        tie_z: take the basic player's card also while the best card's lead over it is
-            within this many standard errors (over the sampled worlds) of being none: with
-            few worlds (the first tricks) the rules of thumb beat a noisy mean. 0: off.
-        early_ismcts: Klaverjassen: with at least this many cards left the card is chosen by
-            the ISMCTS search (:mod:`engine.ai.ismcts`, its defaults) instead; 0: never.
-        prune_after: after this many worlds, stop solving the cards whose mean trails the
-            best by more than ``prune_margin`` points (the budget goes to more worlds for
-            the contenders); 0: never.
-        prune_margin: see ``prune_after``.
         nat_floor: with the point-difference objective, only prove that a card leaves the
             playing team nat instead of solving its exact margin (:func:`engine.ai.dd.solve_moves`;
             the nat rule gives it the same utility): cheaper solves, more worlds.
@@ -140,11 +125,6 @@ class StrongPlayer:
         time_budget_ms: float | None = 200.0,
         exact_limit: int = 48,
         tie_margin: float = 6.0,
-        defence_tie_margin: float | None = None,
-        tie_z: float = 0.0,
-        early_ismcts: int = 0,
-        prune_after: int = 0,
-        prune_margin: float = 30.0,
         nat_floor: bool = False,
         score_cards: int = 20,
         search_cards: int = 31,
@@ -162,11 +142,6 @@ class StrongPlayer:
         self.time_budget_ms = time_budget_ms
         self.exact_limit = exact_limit
         self.tie_margin = tie_margin
-        self.defence_tie_margin = defence_tie_margin
-        self.tie_z = tie_z
-        self.early_ismcts = early_ismcts
-        self.prune_after = prune_after
-        self.prune_margin = prune_margin
         self.nat_floor = nat_floor
         self.score_cards = score_cards
         self.search_cards = search_cards
@@ -211,47 +186,24 @@ class StrongPlayer:
         legal = legal_cards(obs)
         if legal.bit_count() == 1 and not calls:
             return card_action(obs, legal.bit_length() - 1), None
-        left = sum(obs.hand_counts)
-        if self.early_ismcts and left >= self.early_ismcts and not calls and not obs.klammern:
-            from engine.ai.ismcts import IsmctsPlayer
-
-            return card_action(obs, IsmctsPlayer(fallback=self).search(obs, rng)), None
         k = knowledge(obs)
-        if left > self.search_cards and not calls:
+        if sum(obs.hand_counts) > self.search_cards and not calls:
             return card_action(obs, play_card(obs, k)), None
-        rule = play_card(obs, k)
-        ev = self.evaluate(obs, k, rng, keep=1 << rule)
+        ev = self.evaluate(obs, k, rng)
         if calls and ev.win_share >= self.call_share:
             return calls[0], ev
-        return card_action(obs, self._pick(obs, ev, rule)), ev
+        return card_action(obs, self._pick(obs, k, ev)), ev
 
-    def _pick(self, obs: Observation, ev: Evaluation, rule: int) -> int:
+    def _pick(self, obs: Observation, k: Knowledge, ev: Evaluation) -> int:
+        rule = play_card(obs, k)
         if not ev.values:
             return rule  # not even one world fitted in the budget
         best = max(ev.values, key=lambda c: (ev.values[c], -c))
-        margin = self.tie_margin
-        if self.defence_tie_margin is not None:
-            assert obs.maker is not None and obs.seat is not None
-            if obs.maker.team is not obs.seat.team:
-                margin = self.defence_tie_margin
         pick = best
-        if rule in ev.values and ev.values[rule] >= ev.values[best] - margin:
+        if rule in ev.values and ev.values[rule] >= ev.values[best] - self.tie_margin:
             pick = rule
-        elif rule in ev.values and self.tie_z and ev.samples and not ev.exact:
-            lead = ev.values[best] - ev.values[rule]
-            n = sum(w for w, _ in ev.samples)
-            var = (
-                sum(
-                    w * (u[best] - u[rule] - lead) ** 2
-                    for w, u in ev.samples
-                    if best in u and rule in u
-                )
-                / n
-            )
-            if n > 1 and lead <= self.tie_z * math.sqrt(var / (n - 1)):
-                pick = rule
         if self.signals:
-            pick = self._signal(obs, ev, pick, ev.values[best] - margin)
+            pick = self._signal(obs, ev, pick, ev.values[best] - self.tie_margin)
         return pick
 
     def _signal(self, obs: Observation, ev: Evaluation, pick: int, floor: float) -> int:
@@ -292,14 +244,8 @@ class StrongPlayer:
 
     # ---------------------------------------------------------------------------- evaluate
 
-    def evaluate(
-        self, obs: Observation, k: Knowledge, rng: random.Random, keep: int = 0
-    ) -> Evaluation:
-        """Mean utility of every legal card over sampled (or all) worlds (module docstring).
-
-        With ``prune_after``: from that many worlds on, a card whose mean trails the best by
-        more than ``prune_margin`` is no longer solved (its value stays the mean over the
-        worlds it was solved in), except the cards in the mask ``keep``."""
+    def evaluate(self, obs: Observation, k: Knowledge, rng: random.Random) -> Evaluation:
+        """Mean utility of every legal card over sampled (or all) worlds (module docstring)."""
         assert obs.trump is not None and obs.maker is not None and obs.seat is not None
         start = time.perf_counter()
         trump = obs.trump.ordinal
@@ -332,7 +278,6 @@ class StrongPlayer:
         }
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
-        enumerated = worlds is not None
         weights: list[float] | None = None
         liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood] = []
         if self.bid_inference:
@@ -365,14 +310,12 @@ class StrongPlayer:
                 weights = [weights[i] for i in order]
         n_worlds = len(worlds) if worlds is not None else self.max_worlds
         sums: dict[int, float] = {}
-        samples: list[tuple[float, dict[int, float]]] = []
         weight_sum = 0.0
         wins = 0.0
         nodes = 0
         done = 0
         last_nodes = 0
-        active = legal_cards(obs)
-        card_w: dict[int, float] = {}
+        n_legal = legal_cards(obs).bit_count()
         # Hard limits: a world whose solve would overrun them is abandoned part-way (the
         # solver's cost per world is heavy-tailed in the first tricks).
         hard_nodes = None if self.node_budget is None else int(HARD_FACTOR * self.node_budget)
@@ -393,10 +336,6 @@ class StrongPlayer:
                     spent = (time.perf_counter() - start) * 1000
                     if spent + spent * per_world / max(nodes, 1) > self.time_budget_ms:
                         break
-            if self.prune_after and done >= self.prune_after and active.bit_count() > 2:
-                means = {c: sums[c] / card_w[c] for c in iter_bits(active)}
-                floor = max(means.values()) - self.prune_margin
-                active = sum(1 << c for c, m in means.items() if m >= floor) | (active & keep)
             hands = worlds[w] if worlds is not None else sampler.sample(rng)
             taken = (base[0], base[1])
             if klammern:
@@ -409,11 +348,10 @@ class StrongPlayer:
                 trick,
                 max_nodes=None if hard_nodes is None else hard_nodes - nodes,
                 deadline=deadline,
-                cards=active,
                 nat_floor=self.nat_floor and objective == "diff" and not klammern,
                 **opts,
             )
-            if len(res.values) < active.bit_count():
+            if len(res.values) < n_legal:
                 break  # abandoned part-way: the world is not used
             nodes += res.nodes
             last_nodes = res.nodes
@@ -421,30 +359,17 @@ class StrongPlayer:
             wt = weights[w] if weights is not None else 1.0
             weight_sum += wt
             best_u = -1e9
-            utils: dict[int, float] = {}
             for card, v in res.values.items():
                 u = _utility(
                     v, objective, klammern, playing, me, total_est, mult, self.klammern_win
                 )
                 sums[card] = sums.get(card, 0.0) + wt * u
-                card_w[card] = card_w.get(card, 0.0) + wt
-                utils[card] = u
                 best_u = max(best_u, u)
-            if self.tie_z:
-                samples.append((wt, utils))
             wins += wt * (best_u > 0)
         if not done:
             return Evaluation({}, 0, nodes, 0.0)
-        values = {c: s / card_w[c] for c, s in sums.items()}
-        if self.prune_after:
-            # A pruned card's mean is older than the others': keep it below the contenders.
-            top = max(values[c] for c in iter_bits(active) if c in values)
-            for c, mean in list(values.items()):
-                if not active >> c & 1:
-                    values[c] = min(mean, top - self.prune_margin)
-        exact = enumerated and worlds is not None and done == len(worlds)
-        share = wins / weight_sum if weight_sum else 0.0
-        return Evaluation(values, done, nodes, share, tuple(samples), exact)
+        values = {c: s / weight_sum for c, s in sums.items()}
+        return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
 
 
 def _utility(

@@ -1,17 +1,14 @@
-"""The strong player's experimental options (issue 14's duplicate A/B tests; all off by
-default): card pruning, the standard-error tie rule, the defenders' tie margin, the ISMCTS
-first tricks, and the solver's card mask."""
+"""The strong player's experimental options (issue 14's duplicate A/B tests; off by default):
+the solver's ``nat_floor`` (prove nat, skip its margin, ``rules.md`` §6.3)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.actions import PlayCard
 from engine.ai import dd
 from engine.ai.knowledge import knowledge
-from engine.ai.strong import Evaluation, StrongPlayer
-from engine.cards import iter_bits
+from engine.ai.strong import StrongPlayer
 from engine.observe import Observation, observe
 from engine.round import Phase
 from engine.settings import Settings
@@ -37,81 +34,24 @@ def _play_obs(seed: int, max_cards: int) -> Observation:
     raise AssertionError("no position found")
 
 
-def _quick(**options: Any) -> StrongPlayer:
-    return StrongPlayer(
-        max_worlds=12, node_budget=None, time_budget_ms=None, exact_limit=0, **options
-    )
-
-
-def test_the_solver_solves_only_the_masked_cards() -> None:
-    obs = _play_obs(1, 16)
-    assert obs.trump is not None
-    hands = [0, 0, 0, 0]
-    hands[int(obs.seat)] = sum(c.bit for c in obs.hand)  # type: ignore[arg-type]
+def test_the_nat_floor_keeps_the_strong_players_card_values_on_the_made_side() -> None:
+    """With ``nat_floor`` the strong player's evaluation is the same wherever no world is nat
+    and otherwise differs only by the nat penalty's size (162 + known roem, not |margin|)."""
+    obs = _play_obs(2, 26)
     k = knowledge(obs)
-    from engine.ai.sampler import WorldSampler
 
-    world = WorldSampler(k).sample(random.Random(3))
-    leader = int(obs.leader)
-    trick = tuple(((leader + i) % 4, c.index) for i, c in enumerate(obs.trick))
-    full = dd.solve_moves(world, obs.trump.ordinal, leader, trick)
-    some = sorted(full.values)[:2]
-    mask = sum(1 << c for c in some)
-    part = dd.solve_moves(world, obs.trump.ordinal, leader, trick, cards=mask)
-    assert sorted(part.values) == some
-    assert all(part.values[c] == full.values[c] for c in some)
+    def player(nat_floor: bool) -> StrongPlayer:
+        return StrongPlayer(
+            max_worlds=8, node_budget=None, time_budget_ms=None, exact_limit=0, nat_floor=nat_floor
+        )
 
-
-def test_pruning_with_a_huge_margin_changes_nothing_and_a_small_one_keeps_the_best() -> None:
-    obs = _play_obs(2, 16)
-    k = knowledge(obs)
-    plain = _quick().evaluate(obs, k, random.Random(5))
-    wide = _quick(prune_after=2, prune_margin=1e9).evaluate(obs, k, random.Random(5))
-    assert wide.values == plain.values and wide.worlds == plain.worlds
-    narrow = _quick(prune_after=2, prune_margin=0.0).evaluate(obs, k, random.Random(5))
-    assert set(narrow.values) == set(plain.values)  # every legal card keeps a value
-    best = max(narrow.values.values())
-    # The leader at the end was solved in every world: its value is the plain mean.
-    assert any(v == best and plain.values[c] == best for c, v in narrow.values.items())
-    assert all(v <= best for v in narrow.values.values())
-    # A card in the keep mask is solved in every world, however far behind it is.
-    worst = min(plain.values, key=lambda c: plain.values[c])
-    kept = _quick(prune_after=2, prune_margin=0.0).evaluate(
-        obs, k, random.Random(5), keep=1 << worst
-    )
-    assert kept.values[worst] == plain.values[worst]
-
-
-def test_the_standard_error_rule_keeps_the_rule_card_while_the_lead_is_noise() -> None:
-    obs = _play_obs(3, 20)
-    cards = list(iter_bits(sum(c.bit for c in obs.hand)))[:2]
-    best, rule = cards
-    noisy = tuple((1.0, {best: x, rule: 0.0}) for x in (40.0, -30.0, 35.0, -25.0))  # mean 5
-    steady = tuple((1.0, {best: x, rule: 0.0}) for x in (9.0, 11.0, 10.0, 10.0))  # mean 10
-    for samples, want_rule in ((noisy, True), (steady, False)):
-        lead = sum(u[best] for _, u in samples) / len(samples)
-        ev = Evaluation({best: lead, rule: 0.0}, len(samples), 1, 0.5, samples)
-        player = StrongPlayer(tie_margin=1.0, tie_z=2.0)
-        assert player._pick(obs, ev, rule) == (rule if want_rule else best)
-        assert StrongPlayer(tie_margin=1.0)._pick(obs, ev, rule) == best  # rule off
-
-
-def test_the_defenders_tie_margin_applies_to_the_defenders_only() -> None:
-    obs = _play_obs(4, 20)
-    assert obs.maker is not None and obs.seat is not None
-    cards = list(iter_bits(sum(c.bit for c in obs.hand)))[:2]
-    best, rule = cards
-    ev = Evaluation({best: 10.0, rule: 0.0}, 10, 1, 0.5)
-    player = StrongPlayer(tie_margin=1.0, defence_tie_margin=20.0)
-    defending = obs.maker.team is not obs.seat.team
-    assert player._pick(obs, ev, rule) == (rule if defending else best)
-
-
-def test_ismcts_first_tricks_play_a_legal_card_without_an_evaluation() -> None:
-    obs = _play_obs(5, 32)
-    player = _quick(early_ismcts=sum(obs.hand_counts))
-    action, ev = player.decide(obs, random.Random(1))
-    assert action in obs.legal and ev is None
+    plain = player(False).evaluate(obs, k, random.Random(5))
+    floor = player(True).evaluate(obs, k, random.Random(5))
+    assert set(plain.values) == set(floor.values) and plain.worlds == floor.worlds
+    assert floor.nodes <= plain.nodes
+    assert floor.win_share == plain.win_share
+    for c, v in plain.values.items():
+        assert abs(floor.values[c] - v) <= 60  # only the nat worlds' penalty size may differ
 
 
 def test_the_nat_floor_proves_nat_and_keeps_every_made_value() -> None:
