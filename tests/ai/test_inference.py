@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import PLAY, Choose
 from engine.ai.inference import IMPOSSIBLE, PlayLikelihood
 from engine.ai.knowledge import knowledge
 from engine.ai.sampler import WorldSampler
@@ -18,7 +17,7 @@ from engine.cards import Seat, Suit, card
 from engine.observe import observe, observe_round
 from engine.round import Phase, RoundState
 from engine.settings import Settings
-from tests.engine.helpers import apply_all, fixed_deal, random_game, round_from
+from tests.engine.helpers import chosen_and_played, random_game
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
@@ -32,13 +31,7 @@ HANDS = [
 
 
 def _after(moves: list[str]) -> RoundState:
-    state = round_from(Settings.from_preset("amsterdam"), fixed_deal(3, HANDS))
-    state = apply_all(state, [Choose(N, Suit.HEARTS)])
-    for m in moves:
-        seat = state.to_act
-        assert seat is not None
-        state, _ = state.apply(PLAY[seat][card(m).index])
-    return state
+    return chosen_and_played("amsterdam", HANDS, Suit.HEARTS, moves)
 
 
 def _hands(state: RoundState) -> tuple[int, int, int, int]:

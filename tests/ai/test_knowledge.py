@@ -14,7 +14,7 @@ from engine.deal import Deal
 from engine.observe import observe_round
 from engine.round import RoundState
 from engine.settings import PlayRule, Settings
-from tests.engine.helpers import apply_all, fixed_deal, round_from
+from tests.engine.helpers import apply_all, chosen_and_played, fixed_deal, round_from
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 H = Suit.HEARTS
@@ -31,13 +31,7 @@ HANDS = [
 
 
 def _play(preset: str, hands: list[str], moves: list[str], trump: Suit = H) -> RoundState:
-    state = round_from(Settings.from_preset(preset), fixed_deal(3, hands))
-    state = apply_all(state, [Choose(N, trump)])
-    for m in moves:
-        seat = state.to_act
-        assert seat is not None
-        state, _ = state.apply(PLAY[seat][card(m).index])
-    return state
+    return chosen_and_played(preset, hands, trump, moves)
 
 
 def c(text: str) -> int:

@@ -4,14 +4,12 @@ winning trick says, how the strong player reads its partner's and which discard 
 
 from __future__ import annotations
 
-from engine.actions import PLAY, Choose
 from engine.ai.inference import SIGNAL_STRENGTH, SignalLikelihood, signal_discards, signal_meaning
 from engine.ai.strong import Evaluation, StrongPlayer
 from engine.cards import Seat, Suit, card
 from engine.observe import observe_round
 from engine.round import RoundState
-from engine.settings import Settings
-from tests.engine.helpers import apply_all, fixed_deal, round_from
+from tests.engine.helpers import chosen_and_played
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 HEARTS = Suit.HEARTS.ordinal
@@ -26,13 +24,7 @@ HANDS = [
 
 
 def _after(moves: list[str]) -> RoundState:
-    state = round_from(Settings.from_preset("amsterdam"), fixed_deal(3, HANDS))
-    state = apply_all(state, [Choose(N, Suit.HEARTS)])
-    for m in moves:
-        seat = state.to_act
-        assert seat is not None
-        state, _ = state.apply(PLAY[seat][card(m).index])
-    return state
+    return chosen_and_played("amsterdam", HANDS, Suit.HEARTS, moves)
 
 
 def _i(name: str) -> int:

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from engine.actions import Action, PlayCard
-from engine.cards import CARDS, SEATS, Card, Seat, Suit, iter_bits, parse_cards
+from engine.actions import PLAY, Action, Choose, PlayCard
+from engine.cards import CARDS, SEATS, Card, Seat, Suit, card, iter_bits, parse_cards
 from engine.deal import Deal
 from engine.game import GameState
 from engine.round import Phase, RoundState
@@ -48,6 +48,20 @@ def apply_all(state: RoundState, actions: list[Action]) -> RoundState:
     """Apply actions in order."""
     for a in actions:
         state, _ = state.apply(a)
+    return state
+
+
+def chosen_and_played(
+    preset: str, hands: list[str], trump: Suit, moves: list[str], dealer: int = 3
+) -> RoundState:
+    """A round of ``preset`` on ``hands`` (dealer West by default, so North is forehand):
+    North names ``trump`` and the cards ``moves`` (notation) are played by whoever is to act."""
+    state = round_from(Settings.from_preset(preset), fixed_deal(dealer, hands))
+    state = apply_all(state, [Choose(Seat.NORTH, trump)])
+    for m in moves:
+        seat = state.to_act
+        assert seat is not None
+        state, _ = state.apply(PLAY[seat][card(m).index])
     return state
 
 
