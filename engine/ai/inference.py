@@ -1,6 +1,7 @@
 """Soft card-location inference (``ai-notes.md`` §4.1 item 2): how likely each sampled world
 makes the public bids (:class:`BidLikelihood`, "trump maker's choice") and, optionally, the
-cards the other players have played (:class:`PlayLikelihood`).
+cards the other players have played (:class:`PlayLikelihood`) and the partner's signals
+(:class:`SignalLikelihood`, ``rules.md`` §8).
 
 The model assumes the others bid like the ``strong`` player (:mod:`engine.ai.bidding`), with
 noise: a seat names (or accepts) a suit with probability ``sigmoid((pred − threshold) / σ)``
@@ -130,6 +131,15 @@ class BidLikelihood:
 
 # ------------------------------------------------------------------------------ card play
 
+
+def _tricks(obs: Observation) -> list[tuple[int, tuple[int, ...]]]:
+    """The round's tricks so far, the current one last (possibly empty): ``(leader seat,
+    card indices in play order)``."""
+    out = [(int(t.leader), tuple(c.index for c in t.cards)) for t in obs.tricks]
+    out.append((int(obs.leader), tuple(c.index for c in obs.trick)))
+    return out
+
+
 IMPOSSIBLE = -50.0
 """Log-likelihood of a world in which another seat played a card its hand did not allow."""
 PLAY_BETA = 0.15
@@ -202,10 +212,7 @@ class PlayLikelihood:
         me = int(obs.seat)
         trump = obs.trump.ordinal
         rule = play_rule_id(obs.settings.play_rule.value)
-        tricks: list[tuple[int, tuple[int, ...]]] = [
-            (int(t.leader), tuple(c.index for c in t.cards)) for t in obs.tricks
-        ]
-        tricks.append((int(obs.leader), tuple(c.index for c in obs.trick)))
+        tricks = _tricks(obs)
         gone = 0  # cards played before each trick (for the leads)
         gones = []
         for _leader, cards in tricks:
@@ -327,11 +334,9 @@ def signal_discards(obs: Observation) -> list[tuple[int, int]]:
     partner = (me + 2) % 4
     trump = obs.trump.ordinal
     mine = sum(x.bit for x in obs.hand)
-    tricks = [(int(t.leader), tuple(c.index for c in t.cards)) for t in obs.tricks]
-    tricks.append((int(obs.leader), tuple(c.index for c in obs.trick)))
     gone = 0
     out: list[tuple[int, int]] = []
-    for leader, cards in tricks:
+    for leader, cards in _tricks(obs):
         for i, c in enumerate(cards):
             seat = (leader + i) % 4
             if seat == partner and i > 0 and c >> 3 not in (cards[0] >> 3, trump):
@@ -355,15 +360,12 @@ class SignalLikelihood:
         assert obs.seat is not None
         self.partner = (int(obs.seat) + 2) % 4
         self.signals = signal_discards(obs)
-        played = 0
-        for t in obs.tricks:
-            for i, c in enumerate(t.cards):
-                if (int(t.leader) + i) % 4 == self.partner:
-                    played |= c.bit
-        for i, c in enumerate(obs.trick):
-            if (int(obs.leader) + i) % 4 == self.partner:
-                played |= c.bit
-        self.played = played
+        self.played = sum(
+            1 << c
+            for leader, cards in _tricks(obs)
+            for i, c in enumerate(cards)
+            if (leader + i) % 4 == self.partner
+        )
         self.strength = strength
 
     @property
