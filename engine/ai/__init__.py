@@ -1,5 +1,5 @@
 """Computer players (issue 5): ``make_player("strong" | "basic" | "random" | "ismcts")``,
-optionally with constructor options (``"strong:play_beta=0.15"``, :func:`parse_level`).
+optionally with constructor options (``"strong:signals=True"``, :func:`parse_level`).
 
 All levels see only :func:`engine.observe.observe` and play every preset (``rules.md`` §7),
 Klammern included (§9). They are plain picklable objects with a ``choose(obs, rng)`` method

@@ -3,7 +3,7 @@
 ``python -m engine.ai.tournament --a strong --b basic --deals N --seed S --preset P [--json]``
 
 A level may carry constructor options, for a duplicate A/B test of one setting:
-``--a strong --b strong:play_beta=0`` (:func:`engine.ai.parse_level`).
+``--a strong:signals=True --b strong`` (:func:`engine.ai.parse_level`).
 
 Every deal (one round, ``rules.md`` §2.2: deal ``i`` comes from ``round_rng(S, i + 1)`` with
 dealer ``i % 4``) is played twice, bidding included: once with player ``a`` in North–South and
@@ -234,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     p = argparse.ArgumentParser(prog="python -m engine.ai.tournament", description=__doc__)
     levels = ", ".join(LEVELS)
-    p.add_argument("--a", default="strong", help=f"level ({levels}), options: strong:play_beta=0")
+    p.add_argument("--a", default="strong", help=f"level ({levels}), with options: strong:signals=True")
     p.add_argument("--b", default="basic", help="level, as --a")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
