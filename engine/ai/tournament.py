@@ -234,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     p = argparse.ArgumentParser(prog="python -m engine.ai.tournament", description=__doc__)
     levels = ", ".join(LEVELS)
-    p.add_argument("--a", default="strong", help=f"level ({levels}), with options: strong:signals=True")
+    p.add_argument("--a", default="strong", help=f"level ({levels}); e.g. strong:signals=True")
     p.add_argument("--b", default="basic", help="level, as --a")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
