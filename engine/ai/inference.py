@@ -223,7 +223,7 @@ class PlayLikelihood:
         self.leads: list[tuple[int, int, int, int, dict[int, float]]] = []
         later = [0, 0, 0, 0]  # per seat: cards it played from this point of the play on
         # (seat, card, cards played from then on, led suit, winning card, partner winning,
-        #  exp(beta * value) per card, log of the numerator)
+        #  exp(beta * value) per card, log of the numerator, log-denominator per legal mask)
         self.events: list[
             tuple[int, int, int, int, int, bool, tuple[float, ...], float, dict[int, float]]
         ] = []

@@ -47,12 +47,11 @@ from engine.actions import Action, Contra, Pass, PlayCard, Re
 from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
-from engine.ai.bitrules import winning_index
 from engine.ai.inference import BidLikelihood, PlayLikelihood, SignalLikelihood, signal_meaning
 from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
-from engine.ai.view import preliminary, team_index
+from engine.ai.view import preliminary, team_index, trick_view
 from engine.cards import Seat, Team
 from engine.klammern.sequences import runs
 from engine.observe import Observation
@@ -212,15 +211,12 @@ class StrongPlayer:
         (``rules.md`` §8): a low card under an ace held (opseinen) or the ace from A-10 first,
         then a 10 (spekken) or a picture card where no ace is held (afseinen); never a card
         that would say the opposite. ``pick`` when it is as good as any."""
-        assert obs.seat is not None and obs.trump is not None
-        if not obs.trick:
-            return pick
+        assert obs.trump is not None
+        tv = trick_view(obs)
+        if not tv.partner_winning:
+            return pick  # also an empty trick
         trump = obs.trump.ordinal
-        led = obs.trick[0].index >> 3
-        cards = [c.index for c in obs.trick]
-        w = winning_index(cards, trump)
-        if (int(obs.leader) + w) % 4 != (int(obs.seat) + 2) % 4:
-            return pick
+        led = tv.cards[0] >> 3
         if any(c >> 3 == led for c in ev.values):
             return pick  # the seat follows suit: no discard
         hand = sum(x.bit for x in obs.hand)
