@@ -26,7 +26,7 @@ from engine.events import (
     RoundScored,
 )
 from engine.fastinit import fast_init
-from engine.klammern.scoring import ZERO_TALLY, KlammernScore, Tally, tallies
+from engine.klammern.scoring import ZERO_TALLY, KlammernScore, Tally, next_tally, tallies
 from engine.round import Phase, RoundResult, RoundState
 from engine.rules import RoundScore
 from engine.settings import Settings, TrumpSelection
@@ -265,7 +265,11 @@ class GameState:
         result = new_round.result
         rounds = (*self.rounds, new_round)
         if _klammern(result):
-            tally = replace(self, rounds=rounds).tally()
+            # The new tally from the last one (§9.9), remembered for the new rounds tuple:
+            # the whole game's tallies are not added up again on every round.
+            before = self.tallies()
+            tally = next_tally(before[-1] if before else ZERO_TALLY, result.small_points)
+            _TALLIES_MEMO[0] = (rounds, (*before, tally))
             events.append(
                 KlammernRoundScored(
                     new_round.number,

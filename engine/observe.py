@@ -175,5 +175,7 @@ def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
     current = state.current
     if current is None:
         raise ValueError("the game is over")
-    small = state.small_points() if current.klammern is not None else None
-    return _observe_round(current, seat, state.totals(), small)
+    if current.klammern is not None:
+        tally = state.tally()  # Klammern: the totals are big points, with the small points
+        return _observe_round(current, seat, dict(tally.big), dict(tally.small))
+    return _observe_round(current, seat, state.totals(), None)

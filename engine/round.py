@@ -292,18 +292,25 @@ class RoundState:
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is None:
                 seat = to_play
-            calls = kplay.call_actions(self, seat)
+            tricks = self.tricks
+            # Contra and re close with the second trick (§9.7): no calls after it.
+            calls = kplay.call_actions(self, seat) if len(tricks) <= 2 else []
             if seat != to_play:
                 return tuple(calls)
-            if not self.tricks:
+            if not tricks:
                 calls.extend(kplay.declare_actions(self, seat))
             t = _PLAYS_BY_BYTE[seat]
-            m = self._duty().legal
+            memo = _DUTY_MEMO[0]
+            m = (memo[1] if memo[0] is self else self._duty()).legal
             plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
-            bella = kplay.bella_actions(self, seat, m)
-            if not calls and not bella:
+            kq = kplay.KQ_BY_TRUMP[self.trump]  # type: ignore[index]
+            if self.hands[seat] & kq == kq:
+                bella = kplay.bella_actions(self, seat, m)
+                if bella:
+                    return (*calls, *plays, *bella)
+            if not calls:
                 return plays
-            return (*calls, *plays, *bella)
+            return (*calls, *plays)
         to_act = self.to_act
         if seat is None:
             if to_act is None:
@@ -465,6 +472,12 @@ class RoundState:
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
         if self.klammern is not None:
+            if type(action) is PlayCard and not self.settings.auto_declare:
+                # A plain card, nothing announced with it (§9.5, §9.6): the common case.
+                after, events = self._advance(seat, card, [])
+                if self.tricks or not after.tricks:
+                    return after, events
+                return after, kplay.after_card(self, after, events)
             state, events = kplay.before_card(self, action, seat)
             after, events = state._advance(seat, card, events)
             return after, kplay.after_card(self, after, events)

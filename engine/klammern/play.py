@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
-from engine.cards import CARDS, Card, Rank, Seat, Team, iter_bits, mask_of
+from engine.cards import CARDS, SEATS, Card, Rank, Seat, Suit, Team, iter_bits, mask_of
 from engine.errors import IllegalAction, Reason
 from engine.events import (
     BellaAnnounced,
@@ -51,7 +51,13 @@ CONTRA_UNTIL_CARDS = 4
 RE_UNTIL_CARDS = 8
 """Re may be called while at most this many cards have been played (§9.7)."""
 
+_NS, _EW, _PLAY = Team.NS, Team.EW, Phase.PLAY
+_CONTRA = tuple(Contra(seat) for seat in SEATS)
+_RE = tuple(Re(seat) for seat in SEATS)
+_PASS = tuple(Pass(seat) for seat in SEATS)
 _QK = (1 << Rank.QUEEN) | (1 << Rank.KING)
+KQ_BY_TRUMP: dict[Suit, int] = {suit: _QK << (8 * suit.ordinal) for suit in Suit}
+"""The mask of the K and Q of each trump suit (bella, §9.6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +114,9 @@ def has_played_first_card(state: RoundState, seat: Seat) -> bool:
 
 
 def _kq_of_trump(state: RoundState) -> int:
-    assert state.trump is not None
-    return _QK << (8 * state.trump.ordinal)
+    trump = state.trump
+    assert trump is not None
+    return KQ_BY_TRUMP[trump]
 
 
 # --- what may be done ----------------------------------------------------------------------
@@ -119,36 +126,43 @@ def call_actions(state: RoundState, seat: Seat) -> list[Action]:
     """Contra or re that ``seat`` may call now, in or out of turn (§9.7); out of turn also
     :class:`Pass` to decline it (a seat that declined has no call left)."""
     km = _km(state)
-    if state.phase is not Phase.PLAY or state.maker is None or seat in km.declined:
+    contra = km.contra
+    n = 4 * len(state.tricks) + len(state.trick)
+    if n > RE_UNTIL_CARDS or (n > CONTRA_UNTIL_CARDS and contra is None):
+        return []  # the common case: both windows closed (checked first: on every card)
+    maker = state.maker
+    if state.phase is not _PLAY or maker is None or seat in km.declined:
         return []
-    playing = seat.team is state.maker.team
-    n = cards_played(state)
-    out: list[Action] = []
-    if not playing and km.contra is None and n <= CONTRA_UNTIL_CARDS:
-        out.append(Contra(seat))
-    elif playing and km.contra is not None and km.re is None and n <= RE_UNTIL_CARDS:
-        out.append(Re(seat))
-    if out and seat != state.to_act:
-        out.append(Pass(seat))
+    if (seat ^ maker) & 1:  # a defender: contra while the first trick is on the table
+        if contra is not None:
+            return []
+        out: list[Action] = [_CONTRA[seat]]
+    elif contra is not None and km.re is None:  # the playing team, after contra: re
+        out = [_RE[seat]]
+    else:
+        return []
+    if seat != SEATS[(state.leader + len(state.trick)) & 3]:
+        out.append(_PASS[seat])
     return out
 
 
 def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
     """The sequences ``seat`` (the player to act) may still declare (§9.5): every run of its
     hand not declared yet, while it has not played its first card; none with auto_declare."""
-    if state.settings.auto_declare or state.tricks or state.phase is not Phase.PLAY:
+    if state.settings.auto_declare or state.tricks or state.phase is not _PLAY:
+        return []
+    found = runs(state.hands[seat])
+    if not found:
         return []
     done = _km(state).declared_by(seat)
-    return [Declare(seat, run) for run in runs(state.hands[seat]) if run not in done]
+    return [Declare(seat, run) for run in found if run not in done]
 
 
 def bella_actions(state: RoundState, seat: Seat, legal: int) -> list[Action]:
     """Bella plays open to ``seat`` (the player to act) with ``legal`` its legal cards: the K
     or Q of trump among them while it holds both (§9.6); none with auto_declare."""
-    if state.settings.auto_declare:
-        return []
     kq = _kq_of_trump(state)
-    if state.hands[seat] & kq != kq:
+    if state.hands[seat] & kq != kq or state.settings.auto_declare:
         return []
     return [Bella(seat, CARDS[i]) for i in iter_bits(legal & kq)]
 
@@ -284,9 +298,11 @@ def before_card(state: RoundState, action: PlayCard, seat: Seat) -> tuple[RoundS
         IllegalAction: for a :class:`Bella`: ``NOT_ALLOWED`` (auto_declare table), ``NO_BELLA``
             (not K or Q of trump, or the seat does not hold both).
     """
+    auto = state.settings.auto_declare
+    if not auto and type(action) is PlayCard:
+        return state, []  # a plain card, nothing announced: the common case
     km = _km(state)
     events: list[Event] = []
-    auto = state.settings.auto_declare
     kq = _kq_of_trump(state)
     holds_both = state.hands[seat] & kq == kq
     if isinstance(action, Bella):
@@ -337,10 +353,18 @@ def declarations_winner(state: RoundState) -> Team | None:
 
 def declaration_points(state: RoundState) -> dict[Team, int]:
     """Declaration points per team as they count (0 and 0 until the first trick is complete)."""
-    out = {Team.NS: 0, Team.EW: 0}
+    if not state.tricks or state.trump is None:
+        return {_NS: 0, _EW: 0}
+    declarations = _km(state).declarations
     team = declarations_winner(state)
+    memo = _POINTS_MEMO[0]
+    if memo[0] is declarations and memo[1] is team:
+        ns, ew = memo[2]
+        return {_NS: ns, _EW: ew}
+    out = {_NS: 0, _EW: 0}
     if team is not None:
-        out[team] = sum(d.points for d in _km(state).declarations if d.team is team)
+        out[team] = sum(d.points for d in declarations if d.team is team)
+    _POINTS_MEMO[0] = (declarations, team, (out[_NS], out[_EW]))
     return out
 
 
@@ -364,3 +388,6 @@ _WINNER_MEMO: list[tuple[object, object, Team | None]] = [(None, None, None)]
 """The last :func:`declarations_winner` computed, keyed by the identity of the declarations
 tuple and the trump (one entry; it holds its key alive). Asked on every card after the first
 trick, while the declarations no longer change."""
+_POINTS_MEMO: list[tuple[object, object, tuple[int, int]]] = [(None, None, (0, 0))]
+"""The last :func:`declaration_points` computed (NS, EW), keyed by the identity of the
+declarations tuple and the scoring team (one entry, as :data:`_WINNER_MEMO`)."""
