@@ -180,7 +180,8 @@ class GameState:
 
     def tally(self) -> Tally:
         """Klammern: the tally after the last finished round (all zero before the first)."""
-        done = self.tallies()
+        memo = _TALLIES_MEMO[0]
+        done = memo[1] if memo[0] is self.rounds else self.tallies()
         return done[-1] if done else ZERO_TALLY
 
     def small_points(self) -> dict[Team, int]:

@@ -122,14 +122,20 @@ def _observe_round(
     proposed: Card | None = None
     settings = state.settings
     klammern = state.klammern
-    if settings.trump_selection is _TS_KLAMMERN:
-        middle = state.deal.dealer_middle_card
-        if state.hands[state.dealer] & middle.bit:
+    mode = settings.trump_selection
+    if mode is _TS_KLAMMERN:
+        deal = state.deal
+        dealer = deal.dealer
+        middle = deal.hands[dealer][6]  # deal.dealer_middle_card, §9.2
+        if state.hands[dealer] & middle.bit:
             proposed = middle
+        shown: tuple[Suit, ...] = (middle.suit,)  # bid_status().shown: the proposed suit, §9.3
+    elif mode is _TS_FREE or mode is _TS_MANDATORY:
+        shown = ()
+    else:
+        shown = state.bid_status().shown
     h0, h1, h2, h3 = state.hands
     sums = state._team_sums()
-    mode = settings.trump_selection
-    shown = () if mode is _TS_FREE or mode is _TS_MANDATORY else state.bid_status().shown
     if state.phase is _PLAY:
         to_act: Seat | None = SEATS[(state.leader + len(state.trick)) & 3]
     else:

@@ -571,6 +571,25 @@ class RoundState:
             self.klammern,
         )
 
+    def with_klammern(self, klammern: KlammernState) -> RoundState:
+        """This state with the Klammern part ``klammern`` (``replace`` without its cost)."""
+        return RoundState(
+            self.settings,
+            self.number,
+            self.deal,
+            self.phase,
+            self.bids,
+            self.trump,
+            self.maker,
+            self.hands,
+            self.leader,
+            self.trick,
+            self.tricks,
+            self.claimed,
+            self.result,
+            klammern,
+        )
+
     def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
         assert self.trump is not None
         details: dict[str, object] = {

@@ -39,6 +39,7 @@ from engine.events import (
     Passed,
     ReCalled,
 )
+from engine.fastinit import fast_init
 from engine.klammern.scoring import KlammernScore, score_klammern_round
 from engine.klammern.sequences import Declaration, best_team, by_team, runs
 from engine.phase import Phase
@@ -60,6 +61,7 @@ KQ_BY_TRUMP: dict[Suit, int] = {suit: _QK << (8 * suit.ordinal) for suit in Suit
 """The mask of the K and Q of each trump suit (bella, §9.6)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KlammernState:
     """What Klammern adds to a round in play; all of it is public (§9.5–9.7).
@@ -97,6 +99,17 @@ class KlammernState:
         }
 
 
+_DECLARES_BY_BYTE: tuple[tuple[tuple[tuple[Declare, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(Declare(seat, run) for run in runs(b << (8 * suit))) for b in range(256))
+        for suit in range(4)
+    )
+    for seat in SEATS
+)
+"""``[seat][suit][byte]``: the declarations of the runs (:func:`runs`) in one suit's 8-bit
+block of a hand, interned (the runs of a hand in order, without building them on every card)."""
+
+
 def _km(state: RoundState) -> KlammernState:
     km = state.klammern
     assert km is not None
@@ -125,7 +138,8 @@ def _kq_of_trump(state: RoundState) -> int:
 def call_actions(state: RoundState, seat: Seat) -> list[Action]:
     """Contra or re that ``seat`` may call now, in or out of turn (§9.7); out of turn also
     :class:`Pass` to decline it (a seat that declined has no call left)."""
-    km = _km(state)
+    km = state.klammern
+    assert km is not None
     contra = km.contra
     n = 4 * len(state.tricks) + len(state.trick)
     if n > RE_UNTIL_CARDS or (n > CONTRA_UNTIL_CARDS and contra is None):
@@ -151,11 +165,17 @@ def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
     hand not declared yet, while it has not played its first card; none with auto_declare."""
     if state.settings.auto_declare or state.tricks or state.phase is not _PLAY:
         return []
-    found = runs(state.hands[seat])
+    hand = state.hands[seat]
+    t = _DECLARES_BY_BYTE[seat]
+    found = t[0][hand & 0xFF] + t[1][hand >> 8 & 0xFF] + t[2][hand >> 16 & 0xFF] + t[3][hand >> 24]
     if not found:
         return []
-    done = _km(state).declared_by(seat)
-    return [Declare(seat, run) for run in found if run not in done]
+    km = state.klammern
+    assert km is not None
+    if not km.declarations:
+        return list(found)
+    done = km.declared_by(seat)
+    return [d for d in found if d.cards not in done]
 
 
 def bella_actions(state: RoundState, seat: Seat, legal: int) -> list[Action]:
@@ -180,22 +200,26 @@ def apply_call(state: RoundState, action: Action) -> tuple[RoundState, list[Even
             call) and for any other action that is not a card.
     """
     km = _km(state)
+    decls, bella, contra, re, declined = km.declarations, km.bella, km.contra, km.re, km.declined
+    seat = action.seat
     if isinstance(action, Pass):
-        if action not in call_actions(state, action.seat):
+        if action not in call_actions(state, seat):
             raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
-        new = replace(km, declined=(*km.declined, action.seat))
-        return replace(state, klammern=new), [Passed(action.seat)]
+        new = KlammernState(decls, bella, contra, re, (*declined, seat))
+        return state.with_klammern(new), [Passed(seat)]
     if isinstance(action, Declare):
         run = check_declare(state, action)
-        decl = Declaration(action.seat, run)
-        new = replace(km, declarations=(*km.declarations, decl))
-        return replace(state, klammern=new), [Declared(action.seat, run, decl.points)]
+        decl = Declaration(seat, run)
+        new = KlammernState((*decls, decl), bella, contra, re, declined)
+        return state.with_klammern(new), [Declared(seat, run, decl.points)]
     if isinstance(action, Contra):
         check_contra(state, action)
-        return replace(state, klammern=replace(km, contra=action.seat)), [ContraCalled(action.seat)]
+        new = KlammernState(decls, bella, seat, re, declined)
+        return state.with_klammern(new), [ContraCalled(seat)]
     if isinstance(action, Re):
         check_re(state, action)
-        return replace(state, klammern=replace(km, re=action.seat)), [ReCalled(action.seat)]
+        new = KlammernState(decls, bella, contra, seat, declined)
+        return state.with_klammern(new), [ReCalled(seat)]
     raise IllegalAction(Reason.WRONG_PHASE, phase=state.phase.value)
 
 
@@ -321,7 +345,7 @@ def before_card(state: RoundState, action: PlayCard, seat: Seat) -> tuple[RoundS
         events.append(BellaAnnounced(seat, action.card))
     if new is km:
         return state, events
-    return replace(state, klammern=new), events
+    return state.with_klammern(new), events
 
 
 def after_card(before: RoundState, after: RoundState, events: list[Event]) -> list[Event]:
@@ -342,7 +366,9 @@ def declarations_winner(state: RoundState) -> Team | None:
     None before that or when nobody declared."""
     if not state.tricks or state.trump is None:
         return None
-    declarations, trump = _km(state).declarations, state.trump
+    km = state.klammern
+    assert km is not None
+    declarations, trump = km.declarations, state.trump
     memo = _WINNER_MEMO[0]
     if memo[0] is declarations and memo[1] is trump:
         return memo[2]
@@ -353,18 +379,21 @@ def declarations_winner(state: RoundState) -> Team | None:
 
 def declaration_points(state: RoundState) -> dict[Team, int]:
     """Declaration points per team as they count (0 and 0 until the first trick is complete)."""
-    if not state.tricks or state.trump is None:
+    trump = state.trump
+    if not state.tricks or trump is None:
         return {_NS: 0, _EW: 0}
-    declarations = _km(state).declarations
-    team = declarations_winner(state)
+    km = state.klammern
+    assert km is not None
+    declarations = km.declarations
     memo = _POINTS_MEMO[0]
-    if memo[0] is declarations and memo[1] is team:
+    if memo[0] is declarations and memo[1] is trump:
         ns, ew = memo[2]
         return {_NS: ns, _EW: ew}
+    team = declarations_winner(state)
     out = {_NS: 0, _EW: 0}
     if team is not None:
         out[team] = sum(d.points for d in declarations if d.team is team)
-    _POINTS_MEMO[0] = (declarations, team, (out[_NS], out[_EW]))
+    _POINTS_MEMO[0] = (declarations, trump, (out[_NS], out[_EW]))
     return out
 
 
@@ -390,4 +419,4 @@ tuple and the trump (one entry; it holds its key alive). Asked on every card aft
 trick, while the declarations no longer change."""
 _POINTS_MEMO: list[tuple[object, object, tuple[int, int]]] = [(None, None, (0, 0))]
 """The last :func:`declaration_points` computed (NS, EW), keyed by the identity of the
-declarations tuple and the scoring team (one entry, as :data:`_WINNER_MEMO`)."""
+declarations tuple and the trump (one entry, as :data:`_WINNER_MEMO`)."""
