@@ -123,9 +123,9 @@ def _observe_round(
     settings = state.settings
     klammern = state.klammern
     mode = settings.trump_selection
+    deal = state.deal
+    dealer = deal.dealer
     if mode is _TS_KLAMMERN:
-        deal = state.deal
-        dealer = deal.dealer
         middle = deal.hands[dealer][6]  # deal.dealer_middle_card, §9.2
         if state.hands[dealer] & middle.bit:
             proposed = middle
@@ -134,28 +134,32 @@ def _observe_round(
         shown = ()
     else:
         shown = state.bid_status().shown
-    h0, h1, h2, h3 = state.hands
+    hands = state.hands
+    h0, h1, h2, h3 = hands
     sums = state._team_sums()
-    if state.phase is _PLAY:
-        to_act: Seat | None = SEATS[(state.leader + len(state.trick)) & 3]
+    phase = state.phase
+    leader = state.leader
+    trick = state.trick
+    if phase is _PLAY:
+        to_act: Seat | None = SEATS[(leader + len(trick)) & 3]
     else:
         to_act = state.to_act
     return Observation(
         seat,
         settings,
         state.number,
-        state.deal.dealer,
-        SEATS[(state.deal.dealer + 1) & 3],
-        state.phase,
-        cards_of(state.hands[seat]) if seat is not None else (),
+        dealer,
+        SEATS[(dealer + 1) & 3],
+        phase,
+        cards_of(hands[seat]) if seat is not None else (),
         (h0.bit_count(), h1.bit_count(), h2.bit_count(), h3.bit_count()),
         state.bids,
         shown,
         proposed,
         state.trump,
         state.maker,
-        state.leader,
-        state.trick,
+        leader,
+        trick,
         state.tricks,
         to_act,
         state.legal_actions(seat) if seat is not None else (),

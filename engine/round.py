@@ -274,9 +274,10 @@ class RoundState:
         Klammern declarations (§9.5), then the legal cards, then Klammern bella plays (§9.6).
         """
         phase = self.phase
+        km = self.klammern
         if (
             phase is _PLAY
-            and self.klammern is None
+            and km is None
             and (self.settings.roem is not _ROEM_CLAIM or not self.claimable_roem())
         ):
             # The hot path (Klaverjassen card play, no roem to claim): only the cards.
@@ -287,12 +288,23 @@ class RoundState:
             memo = _DUTY_MEMO[0]
             m = (memo[1] if memo[0] is self else self._duty()).legal
             return t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
-        if phase is _PLAY and self.klammern is not None:
+        if phase is _PLAY and km is not None:
             # Klammern card play: calls, then declarations, the cards, bella plays (as below).
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is None:
                 seat = to_play
             tricks = self.tricks
+            if len(tricks) > 2 and seat == to_play:
+                # After the second trick (§9.7: no contra or re; §9.5: no declarations):
+                # the cards, and bella plays while the seat holds K and Q of trump.
+                t = _PLAYS_BY_BYTE[seat]
+                memo = _DUTY_MEMO[0]
+                m = (memo[1] if memo[0] is self else self._duty()).legal
+                plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
+                kq = kplay.KQ_BY_TRUMP[self.trump]  # type: ignore[index]
+                if self.hands[seat] & kq != kq:
+                    return plays
+                return (*plays, *kplay.bella_actions(self, seat, m))
             # Contra and re close with the second trick (§9.7): no calls after it.
             calls = kplay.call_actions(self, seat) if len(tricks) <= 2 else []
             if seat != to_play:
@@ -319,7 +331,6 @@ class RoundState:
         out: list[Action] = []
         if self.claimable_roem() and self.tricks[-1].winner.team is seat.team:
             out.append(ClaimRoem(seat))
-        km = self.klammern
         if km is not None and self.phase is _PLAY:
             out.extend(kplay.call_actions(self, seat))
         if seat != to_act:
