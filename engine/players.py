@@ -31,4 +31,6 @@ class RandomPlayer:
         """See :meth:`Player.choose`."""
         if not obs.legal:
             raise ValueError("no legal action")
-        return obs.legal[rng.randrange(len(obs.legal))]
+        # ``rng.choice`` draws exactly as ``rng.randrange(len(legal))`` did (the same games),
+        # with less Python around it.
+        return rng.choice(obs.legal)

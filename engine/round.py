@@ -375,8 +375,22 @@ class RoundState:
         memo = _SUMS_MEMO[0]
         if memo[0] is tricks and memo[1] is claimed and memo[2] is claim:
             return memo[3]
-        sums = [0, 0, 0, 0, 0, 0]
-        for i, t in enumerate(tricks):
+        n = len(tricks)
+        if (
+            n
+            and memo[2] is claim
+            and len(memo[0]) == n - 1
+            and memo[0] == tricks[:-1]
+            and memo[1] == claimed[:-1]
+        ):
+            # One trick more than the sums remembered (the common case, once a trick).
+            sums = list(memo[3])
+            start = n - 1
+        else:
+            sums = [0, 0, 0, 0, 0, 0]
+            start = 0
+        for i in range(start, n):
+            t = tricks[i]
             team = t.winner & 1
             sums[team] += t.points
             if not claim or claimed[i]:
