@@ -698,6 +698,6 @@ _DUTY_MEMO: list[tuple[object, Duty]] = [(None, Duty(0, Reason.NOT_ALLOWED))]
 _BID_MEMO: list[tuple[object, object, object, BidStatus]] = [
     (None, None, None, BidStatus(None, ()))
 ]
-_SUMS_MEMO: list[tuple[object, object, object, tuple[int, int, int, int, int, int]]] = [
-    (None, None, None, (0, 0, 0, 0, 0, 0))
-]
+_SUMS_MEMO: list[
+    tuple[tuple[Trick, ...], tuple[bool, ...], object, tuple[int, int, int, int, int, int]]
+] = [((), (), None, (0, 0, 0, 0, 0, 0))]
