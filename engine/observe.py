@@ -166,7 +166,7 @@ def _observe_round(
         {_NS: sums[0], _EW: sums[1]},
         {_NS: sums[2], _EW: sums[3]},
         {_NS: sums[4], _EW: sums[5]},
-        state.claimable_roem() if settings.roem is _ROEM_CLAIM else 0,
+        state.claimable_roem() if settings.roem is _ROEM_CLAIM and not trick else 0,
         totals if totals else {_NS: 0, _EW: 0},
         klammern,
         kplay.declaration_points(state) if klammern is not None else None,

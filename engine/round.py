@@ -278,7 +278,8 @@ class RoundState:
         if (
             phase is _PLAY
             and km is None
-            and (self.settings.roem is not _ROEM_CLAIM or not self.claimable_roem())
+            # A trick on the table: no roem to claim (claimable_roem() is 0, §5.5).
+            and (self.settings.roem is not _ROEM_CLAIM or self.trick or not self.claimable_roem())
         ):
             # The hot path (Klaverjassen card play, no roem to claim): only the cards.
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
@@ -517,7 +518,7 @@ class RoundState:
         trump = self.trump
         assert trump is not None
         settings = self.settings
-        if settings.roem is _ROEM_CLAIM and self.claimable_roem():
+        if settings.roem is _ROEM_CLAIM and not self.trick and self.claimable_roem():
             events.append(RoemLost(len(self.tricks), self.tricks[-1].roem))
         events.append(_CARD_PLAYED[seat][card.index])
         h0, h1, h2, h3 = self.hands
