@@ -290,6 +290,12 @@ class GameState:
                 RoundScored(new_round.number, result.nat, result.pit, _by_value(result.score))
             )
             game_over = len(rounds) >= self.settings.rounds
+            # The new totals from the last ones, remembered for the new rounds tuple (§2.4).
+            so_far = self.totals()
+            _TOTALS_MEMO[0] = (
+                rounds,
+                (so_far[_NS] + result.score[_NS], so_far[_EW] + result.score[_EW]),
+            )
         if game_over:
             over = replace(self, rounds=rounds, current=None, log_before=log, round_log=())
             totals = over.totals()
