@@ -599,22 +599,7 @@ class RoundState:
 
     def with_klammern(self, klammern: KlammernState) -> RoundState:
         """This state with the Klammern part ``klammern`` (``replace`` without its cost)."""
-        return RoundState(
-            self.settings,
-            self.number,
-            self.deal,
-            self.phase,
-            self.bids,
-            self.trump,
-            self.maker,
-            self.hands,
-            self.leader,
-            self.trick,
-            self.tricks,
-            self.claimed,
-            self.result,
-            klammern,
-        )
+        return self._with(self.phase, self.result, klammern)
 
     def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
         assert self.trump is not None
@@ -657,12 +642,19 @@ class RoundState:
         return self._scored(result), events
 
     def _scored(self, result: RoundResult) -> RoundState:
-        """This state, scored (``replace`` without its cost: once a round)."""
+        """This state, scored (once a round)."""
+        return self._with(_SCORED, result, self.klammern)
+
+    def _with(
+        self, phase: Phase, result: RoundResult | None, klammern: KlammernState | None
+    ) -> RoundState:
+        """This state with ``phase``, ``result`` and ``klammern`` (``replace`` without its
+        cost: it looks up the fields by name)."""
         return RoundState(
             self.settings,
             self.number,
             self.deal,
-            _SCORED,
+            phase,
             self.bids,
             self.trump,
             self.maker,
@@ -672,7 +664,7 @@ class RoundState:
             self.tricks,
             self.claimed,
             result,
-            self.klammern,
+            klammern,
         )
 
 
