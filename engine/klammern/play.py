@@ -383,17 +383,15 @@ def declaration_points(state: RoundState) -> dict[Team, int]:
     if not state.tricks or trump is None:
         return {_NS: 0, _EW: 0}
     km = state.klammern
-    assert km is not None
-    declarations = km.declarations
     memo = _POINTS_MEMO[0]
-    if memo[0] is declarations and memo[1] is trump:
-        ns, ew = memo[2]
-        return {_NS: ns, _EW: ew}
+    if memo[0] is km and memo[1] is trump:
+        return {_NS: memo[2], _EW: memo[3]}
+    assert km is not None
     team = declarations_winner(state)
     out = {_NS: 0, _EW: 0}
     if team is not None:
-        out[team] = sum(d.points for d in declarations if d.team is team)
-    _POINTS_MEMO[0] = (declarations, trump, (out[_NS], out[_EW]))
+        out[team] = sum(d.points for d in km.declarations if d.team is team)
+    _POINTS_MEMO[0] = (km, trump, out[_NS], out[_EW])
     return out
 
 
@@ -417,6 +415,6 @@ _WINNER_MEMO: list[tuple[object, object, Team | None]] = [(None, None, None)]
 """The last :func:`declarations_winner` computed, keyed by the identity of the declarations
 tuple and the trump (one entry; it holds its key alive). Asked on every card after the first
 trick, while the declarations no longer change."""
-_POINTS_MEMO: list[tuple[object, object, tuple[int, int]]] = [(None, None, (0, 0))]
+_POINTS_MEMO: list[tuple[object, object, int, int]] = [(None, None, 0, 0)]
 """The last :func:`declaration_points` computed (NS, EW), keyed by the identity of the
-declarations tuple and the trump (one entry, as :data:`_WINNER_MEMO`)."""
+Klammern state (its declarations) and the trump (one entry, as :data:`_WINNER_MEMO`)."""
