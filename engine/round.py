@@ -295,17 +295,6 @@ class RoundState:
             if seat is None:
                 seat = to_play
             tricks = self.tricks
-            if len(tricks) > 2 and seat == to_play:
-                # After the second trick (§9.7: no contra or re; §9.5: no declarations):
-                # the cards, and bella plays while the seat holds K and Q of trump.
-                t = _PLAYS_BY_BYTE[seat]
-                memo = _DUTY_MEMO[0]
-                m = (memo[1] if memo[0] is self else self._duty()).legal
-                plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
-                kq = kplay.KQ_BY_TRUMP[self.trump]  # type: ignore[index]
-                if self.hands[seat] & kq != kq:
-                    return plays
-                return (*plays, *kplay.bella_actions(self, seat, m))
             # Contra and re close with the second trick (§9.7): no calls after it.
             calls = kplay.call_actions(self, seat) if len(tricks) <= 2 else []
             if seat != to_play:
@@ -317,7 +306,7 @@ class RoundState:
             m = (memo[1] if memo[0] is self else self._duty()).legal
             plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
             kq = kplay.KQ_BY_TRUMP[self.trump]  # type: ignore[index]
-            if self.hands[seat] & kq == kq:
+            if self.hands[seat] & kq == kq:  # bella_actions' first test, without the call
                 bella = kplay.bella_actions(self, seat, m)
                 if bella:
                     return (*calls, *plays, *bella)
@@ -501,8 +490,6 @@ class RoundState:
             if type(action) is PlayCard and not self.settings.auto_declare:
                 # A plain card, nothing announced with it (§9.5, §9.6): the common case.
                 after, events = self._advance(seat, card, [])
-                if self.tricks or not after.tricks:
-                    return after, events
                 return after, kplay.after_card(self, after, events)
             state, events = kplay.before_card(self, action, seat)
             after, events = state._advance(seat, card, events)
