@@ -294,12 +294,10 @@ class RoundState:
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is None:
                 seat = to_play
-            tricks = self.tricks
-            # Contra and re close with the second trick (§9.7): no calls after it.
-            calls = kplay.call_actions(self, seat) if len(tricks) <= 2 else []
+            calls = kplay.call_actions(self, seat)
             if seat != to_play:
                 return tuple(calls)
-            if not tricks:
+            if not self.tricks:
                 calls.extend(kplay.declare_actions(self, seat))
             t = _PLAYS_BY_BYTE[seat]
             memo = _DUTY_MEMO[0]

@@ -322,11 +322,9 @@ def before_card(state: RoundState, action: PlayCard, seat: Seat) -> tuple[RoundS
         IllegalAction: for a :class:`Bella`: ``NOT_ALLOWED`` (auto_declare table), ``NO_BELLA``
             (not K or Q of trump, or the seat does not hold both).
     """
-    auto = state.settings.auto_declare
-    if not auto and type(action) is PlayCard:
-        return state, []  # a plain card, nothing announced: the common case
     km = _km(state)
     events: list[Event] = []
+    auto = state.settings.auto_declare
     kq = _kq_of_trump(state)
     holds_both = state.hands[seat] & kq == kq
     if isinstance(action, Bella):
