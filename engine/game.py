@@ -25,7 +25,7 @@ from engine.events import (
     RoundDealt,
     RoundScored,
 )
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.klammern.scoring import ZERO_TALLY, KlammernScore, Tally, next_tally, tallies
 from engine.round import Phase, RoundResult, RoundState
 from engine.rules import RoundScore
@@ -250,7 +250,7 @@ class GameState:
             )
             return state, events + more
         if new_round.phase is not _SCORED:
-            state = GameState(
+            state = _new_game(
                 self.settings,
                 self.seed,
                 self.first_dealer,
@@ -302,10 +302,13 @@ class GameState:
             events.append(GameOver({t.value: v for t, v in totals.items()}, over.winner()))
             return over, events
         nxt, more = self._deal_round(new_round.number + 1, new_round.dealer.left, 0)
-        state = GameState(
+        state = _new_game(
             self.settings, self.seed, self.first_dealer, rounds, nxt, log, (), 0, self.voided
         )
         return state, events + more
+
+
+_new_game = fast_new(GameState)  # the state after every action (engine.fastinit.fast_new)
 
 
 def _klammern(result: RoundResult | None) -> TypeGuard[KlammernScore]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.cards import SEATS, Card, Seat, Suit, Team, cards_of
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.game import GameState
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
@@ -96,6 +96,9 @@ class Observation:
         return tuple(Seat((self.leader + i) % 4) for i in range(len(self.trick)))
 
 
+_new_observation = fast_new(Observation)  # one per decision (engine.fastinit.fast_new)
+
+
 def observe_round(
     state: RoundState,
     seat: Seat | None,
@@ -144,7 +147,7 @@ def _observe_round(
         to_act: Seat | None = SEATS[(leader + len(trick)) & 3]
     else:
         to_act = state.to_act
-    return Observation(
+    return _new_observation(
         seat,
         settings,
         state.number,

@@ -45,7 +45,7 @@ from engine.events import (
     TrickWon,
     TrumpChosen,
 )
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.klammern import play as kplay
 from engine.klammern.play import KlammernState
 from engine.klammern.scoring import KlammernScore
@@ -454,7 +454,7 @@ class RoundState:
             phase, trump = _PLAY, after.trump
             leader = maker if self.settings.first_lead is FirstLead.MAKER else self.forehand
             events.append(TrumpChosen(maker, trump, leader))
-        state = RoundState(
+        state = _new_state(
             self.settings,
             self.number,
             self.deal,
@@ -518,7 +518,7 @@ class RoundState:
             hands = (h0, h1, h2, h3 & keep)
         trick = (*self.trick, card)
         if len(trick) < 4:
-            state = RoundState(
+            state = _new_state(
                 settings,
                 self.number,
                 self.deal,
@@ -547,7 +547,7 @@ class RoundState:
         trick_roem = 0
         if settings.roem is not _ROEM_DECLARATIONS:
             trick_roem = _mask_roem(c0.bit | c1.bit | c2.bit | c3.bit, t, settings.four_low_cards)
-        done = Trick(self.leader, trick, winner, points, trick_roem)
+        done = _new_trick(self.leader, trick, winner, points, trick_roem)
         events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
         state = self._next(hands, winner, (), (*self.tricks, done), (*self.claimed, False))
         if not last:
@@ -565,7 +565,7 @@ class RoundState:
         claimed: tuple[bool, ...],
     ) -> RoundState:
         """The state after a card in the play phase (the hot path: no ``replace``)."""
-        return RoundState(
+        return _new_state(
             self.settings,
             self.number,
             self.deal,
@@ -635,7 +635,7 @@ class RoundState:
     ) -> RoundState:
         """This state with ``phase``, ``result`` and ``klammern`` (``replace`` without its
         cost: it looks up the fields by name)."""
-        return RoundState(
+        return _new_state(
             self.settings,
             self.number,
             self.deal,
@@ -652,6 +652,10 @@ class RoundState:
             klammern,
         )
 
+
+_new_state = fast_new(RoundState)
+_new_trick = fast_new(Trick)
+"""The makers of the states and tricks built on every card (:func:`engine.fastinit.fast_new`)."""
 
 _PLAYS_BY_BYTE: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
     tuple(

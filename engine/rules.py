@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from engine.cards import SUIT_MASKS, SUITS, Card, Rank, Seat, Suit, Team
 from engine.errors import Reason
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.settings import PlayRule
 
 # Strength within a suit, by natural rank 7 8 9 10 J Q K A (higher wins), rules.md §1.2-1.3.
@@ -181,6 +181,9 @@ class Duty:
     reason: Reason
 
 
+_new_duty = fast_new(Duty)  # the Duty of every card's legal set (engine.fastinit.fast_new)
+
+
 def legal_mask(
     hand: int, trick: Sequence[Card], seat: Seat, leader: Seat, trump: Suit, rule: PlayRule
 ) -> Duty:
@@ -202,12 +205,12 @@ def legal_mask(
         The legal mask and the duty that applies: the :class:`Reason` a card outside it breaks.
     """
     if not trick:
-        return Duty(hand, _NOT_ALLOWED)
+        return _new_duty(hand, _NOT_ALLOWED)
     t = _SUIT_ORDINAL[trump]
     led = trick[0].index >> 3
     follow = hand & SUIT_MASKS[led]
     if follow and led != t:
-        return Duty(follow, _MUST_FOLLOW_SUIT)  # §4.1, the common case
+        return _new_duty(follow, _MUST_FOLLOW_SUIT)  # §4.1, the common case
     win_pos = _winning_position(trick, t)
     winner_card = trick[win_pos].index
     if led == t:
@@ -215,13 +218,13 @@ def legal_mask(
             # Trump led: the card winning the trick is its highest trump (§4.2).
             higher = follow & _TRUMPS_ABOVE_BY_INDEX[winner_card]
             if higher:
-                return Duty(higher, _MUST_OVERTRUMP)
-            return Duty(follow, _MUST_FOLLOW_SUIT)
-        return Duty(hand, _NOT_ALLOWED)
+                return _new_duty(higher, _MUST_OVERTRUMP)
+            return _new_duty(follow, _MUST_FOLLOW_SUIT)
+        return _new_duty(hand, _NOT_ALLOWED)
     trump_mask = SUIT_MASKS[t]
     trumps = hand & trump_mask
     if not trumps:
-        return Duty(hand, _NOT_ALLOWED)
+        return _new_duty(hand, _NOT_ALLOWED)
     trump_winning = winner_card >> 3 == t
     higher = trumps & _TRUMPS_ABOVE_BY_INDEX[winner_card] if trump_winning else trumps
     non_trumps = hand & ~trump_mask
@@ -236,8 +239,8 @@ def legal_mask(
         legal = sets[name]
         if legal:
             if name == _HT:
-                return Duty(legal, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
-            return Duty(legal, _DUTY_REASONS[name])
+                return _new_duty(legal, _MUST_OVERTRUMP if trump_winning else _MUST_TRUMP)
+            return _new_duty(legal, _DUTY_REASONS[name])
     raise AssertionError("the last set of every row is never empty")  # pragma: no cover
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.fastinit import fast_init
+from engine.fastinit import fast_init, fast_new
 from engine.game import GameState
 from engine.settings import Settings
 
@@ -73,3 +73,24 @@ def test_game_state_is_still_a_frozen_value() -> None:
     assert dataclasses.replace(game, seed=6).seed == 6
     with pytest.raises(dataclasses.FrozenInstanceError):
         game.seed = 3  # type: ignore[misc]
+
+
+def test_the_maker_builds_what_the_constructor_builds() -> None:
+    make = fast_new(Point)
+    p = make(1)
+    assert type(p) is Point and p == Point(1) and p.y == 7
+    assert make(3, y=4) == Point(3, 4)
+    assert pickle.loads(pickle.dumps(make(5, 6))) == Point(5, 6)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.x = 2  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        make()  # type: ignore[call-arg]
+
+
+def test_only_a_fast_init_class_has_a_maker() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Plain:
+        x: int
+
+    with pytest.raises(TypeError):
+        fast_new(Plain)
