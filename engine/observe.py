@@ -190,5 +190,6 @@ def observe(state: GameState | RoundState, seat: Seat | None) -> Observation:
         raise ValueError("the game is over")
     if current.klammern is not None:
         tally = state.tally()  # Klammern: the totals are big points, with the small points
-        return _observe_round(current, seat, dict(tally.big), dict(tally.small))
+        # Copies the observation keeps (``{**m}`` is a dict copy without a call of ``dict``).
+        return _observe_round(current, seat, {**tally.big}, {**tally.small})
     return _observe_round(current, seat, state.totals(), None)
