@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from engine.actions import Accept, Action, Beter, Choose, Kleintje, Pass
 from engine.cards import SUITS, Seat, Suit
 from engine.errors import IllegalAction, Reason
+from engine.fastinit import fast_init
 from engine.settings import TrumpSelection
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BidStatus:
     """The state of an auction.

@@ -6,8 +6,10 @@ import random
 from dataclasses import dataclass
 
 from engine.cards import CARDS, SUITS, Card, Seat, Suit
+from engine.fastinit import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deal:
     """Four hands in the order the cards were received, plus the suits to turn up.

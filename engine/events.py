@@ -1,5 +1,6 @@
 """Events: what an applied action caused, for presenters and logs. Frozen, JSON-able via
-:func:`event_to_dict`. The engine never writes sentences; the bot renders these."""
+:func:`event_to_dict`. The engine never writes sentences; the bot renders these. Each has the
+faster constructor of :mod:`engine.fastinit` (a :class:`TrickWon` on every trick)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from enum import Enum
 from typing import Any
 
 from engine.cards import Card, Seat, Suit, Team
+from engine.fastinit import fast_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +23,7 @@ class Event:
         return _snake(type(self).__name__)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundDealt(Event):
     """A new round was dealt (``rules.md`` §2.2). ``number`` is 1-based in the game."""
@@ -29,6 +32,7 @@ class RoundDealt(Event):
     dealer: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SuitTurned(Event):
     """A suit was turned up for accept/pass (§3.3), or proposed in Klammern (§9.2)."""
@@ -36,6 +40,7 @@ class SuitTurned(Event):
     suit: Suit
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Passed(Event):
     """A seat passed in the bidding."""
@@ -43,6 +48,7 @@ class Passed(Event):
     seat: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TrumpChosen(Event):
     """Bidding is over: ``maker`` plays with ``suit`` as trump; ``leader`` leads (§3)."""
@@ -52,6 +58,7 @@ class TrumpChosen(Event):
     leader: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardPlayed(Event):
     """``seat`` played ``card``."""
@@ -60,6 +67,7 @@ class CardPlayed(Event):
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TrickWon(Event):
     """Trick ``number`` (1..8) went to ``winner``: card points (last-trick 10 included) and the
@@ -71,6 +79,7 @@ class TrickWon(Event):
     roem: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoemClaimed(Event):
     """``seat`` claimed ``points`` roem of trick ``number`` for its team (§5.5)."""
@@ -80,6 +89,7 @@ class RoemClaimed(Event):
     points: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoemLost(Event):
     """Roem of trick ``number`` was not claimed in time and is lost (§5.5)."""
@@ -88,6 +98,7 @@ class RoemLost(Event):
     points: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScored(Event):
     """Round ``number`` is over; ``score`` per team as written on the sheet."""
@@ -98,6 +109,7 @@ class RoundScored(Event):
     score: dict[str, int]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The game ended: totals per team, ``winner`` None for a draw (§2.4). Klammern: the
@@ -136,6 +148,7 @@ def _snake(name: str) -> str:
 # --- Klammern (rules.md §9) ---------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardProposed(Event):
     """Klammern: the dealer's middle card of the last three lies face up; its suit is the
@@ -145,6 +158,7 @@ class CardProposed(Event):
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KleintjeCalled(Event):
     """Klammern: ``seat`` called a kleintje naming ``suit`` (§9.3)."""
@@ -153,6 +167,7 @@ class KleintjeCalled(Event):
     suit: Suit
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BeterCalled(Event):
     """Klammern: ``seat`` overbid the kleintje with beter; clubs become trump (§9.3). A
@@ -161,6 +176,7 @@ class BeterCalled(Event):
     seat: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealVoided(Event):
     """Klammern: nobody accepted or called in round ``number``; ``dealer`` deals again (§9.3).
@@ -170,6 +186,7 @@ class DealVoided(Event):
     dealer: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Declared(Event):
     """Klammern: ``seat`` declared the sequence ``cards`` (lowest first), worth ``points``
@@ -180,6 +197,7 @@ class Declared(Event):
     points: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DeclarationsCompared(Event):
     """Klammern: after the first trick, ``team`` (None: nobody declared) scores ``points``, all
@@ -189,6 +207,7 @@ class DeclarationsCompared(Event):
     points: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BellaAnnounced(Event):
     """Klammern: ``seat`` announced bella playing ``card`` (K or Q of trump): 20 points (§9.6).
@@ -198,6 +217,7 @@ class BellaAnnounced(Event):
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ContraCalled(Event):
     """Klammern: defender ``seat`` called contra: the round counts double (§9.7)."""
@@ -205,6 +225,7 @@ class ContraCalled(Event):
     seat: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ReCalled(Event):
     """Klammern: ``seat`` of the playing team answered re: the round counts four times (§9.7)."""
@@ -212,6 +233,7 @@ class ReCalled(Event):
     seat: Seat
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KlammernRoundScored(Event):
     """Klammern: round ``number`` is over (§9.8): ``points`` per team (cards, last trick,
@@ -224,6 +246,7 @@ class KlammernRoundScored(Event):
     multiplier: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BigPointsWon(Event):
     """Klammern: ``team`` reached 5 small points (``small_points``: the standing that reached it)

@@ -40,17 +40,31 @@ def fast_init(cls: type[T]) -> type[T]:
 
     Raises:
         TypeError: for a class it does not apply to: not a frozen slotted dataclass, or with
-            ``__post_init__``, a base class, ``init=False`` fields or default factories.
+            ``__post_init__``, a base class other than one field-less slotted class (such as
+            :class:`engine.events.Event`), ``init=False`` fields or default factories.
     """
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
-    if hasattr(cls, "__post_init__") or cls.__bases__ != (object,):
-        raise TypeError(f"{cls.__name__} has __post_init__ or a base class")
+    if hasattr(cls, "__post_init__") or len(cls.__bases__) != 1:
+        raise TypeError(f"{cls.__name__} has __post_init__ or several base classes")
+    (base,) = cls.__bases__
+    if base is not object and (
+        base.__bases__ != (object,)
+        or base.__dict__.get("__slots__") != ()
+        or dataclasses.fields(base)
+    ):
+        raise TypeError(f"{cls.__name__}: the base class must be a field-less slotted one")
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     if tuple(cls.__dict__["__slots__"]) != names:
         raise TypeError(f"{cls.__name__}: slots differ from the fields")
-    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": names})
+    # The twin has the class's base (an object's class may only change to a class of the same
+    # layout) and the plain attribute store of ``object``, not the base's frozen one.
+    twin = type(
+        f"_{cls.__name__}Fields",
+        (base,),
+        {"__slots__": names, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__},
+    )
     namespace: dict[str, object] = {"_cls": cls, "_twin": twin, "_setattr": object.__setattr__}
     args: list[str] = []
     body = ["    _setattr(self, '__class__', _twin)"]

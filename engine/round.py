@@ -548,7 +548,7 @@ class RoundState:
         if settings.roem is not _ROEM_DECLARATIONS:
             trick_roem = _mask_roem(c0.bit | c1.bit | c2.bit | c3.bit, t, settings.four_low_cards)
         done = _new_trick(self.leader, trick, winner, points, trick_roem)
-        events.append(TrickWon(len(self.tricks) + 1, winner, points, trick_roem))
+        events.append(_new_trick_won(len(self.tricks) + 1, winner, points, trick_roem))
         state = self._next(hands, winner, (), (*self.tricks, done), (*self.claimed, False))
         if not last:
             return state, events
@@ -655,7 +655,9 @@ class RoundState:
 
 _new_state = fast_new(RoundState)
 _new_trick = fast_new(Trick)
-"""The makers of the states and tricks built on every card (:func:`engine.fastinit.fast_new`)."""
+_new_trick_won = fast_new(TrickWon)
+"""The makers of the states, tricks and events built on every card or trick
+(:func:`engine.fastinit.fast_new`)."""
 
 _PLAYS_BY_BYTE: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
     tuple(

@@ -315,6 +315,7 @@ def _mask_roem(m: int, t: int, four_low_cards: int) -> int:
 # --- Scoring (rules.md §6) ----------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RoundScore:
     """The outcome of a Klaverjassen round (``rules.md`` §6).

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card, Suit, Team
+from engine.fastinit import fast_init
 from engine.klammern.sequences import declaration_points
 
 SMALL_POINTS_PER_BIG = 5
@@ -23,6 +24,7 @@ def _teams(m: Mapping[Team, int]) -> dict[str, int]:
     return {t.value: int(m[t]) for t in (Team.NS, Team.EW)}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KlammernScore:
     """The outcome of a Klammern round (``rules.md`` §9.8); the Klammern counterpart of
@@ -147,6 +149,7 @@ def big_points(small: Mapping[Team, int]) -> dict[Team, int]:
     return out
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Tally:
     """The running Klammern score after a round (``rules.md`` §9.9): a line of the sheet.

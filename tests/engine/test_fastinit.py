@@ -94,3 +94,35 @@ def test_only_a_fast_init_class_has_a_maker() -> None:
 
     with pytest.raises(TypeError):
         fast_new(Plain)
+
+
+def test_a_class_with_a_field_less_slotted_base_and_its_maker() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        @property
+        def doubled(self) -> int:
+            return 2 * self.x  # type: ignore[attr-defined,no-any-return]
+
+    @fast_init
+    @dataclass(frozen=True, slots=True)
+    class Child(Base):
+        x: int
+
+    for c in (Child(4), fast_new(Child)(4)):
+        assert type(c) is Child and isinstance(c, Base)
+        assert c == Child(4) and c.doubled == 8 and hash(c) == hash(Child(4))
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            c.x = 5  # type: ignore[misc]
+
+
+def test_refuses_a_base_class_with_fields() -> None:
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        x: int
+
+    @dataclass(frozen=True, slots=True)
+    class Child(Base):
+        y: int
+
+    with pytest.raises(TypeError):
+        fast_init(Child)
