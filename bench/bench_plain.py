@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import plain_engine  # noqa: E402
-from engine.game import GameState  # noqa: E402
-from engine.selfplay import run  # noqa: E402
-from engine.settings import Settings  # noqa: E402
+from bench import plain_engine
+from engine.game import GameState
+from engine.selfplay import run
+from engine.settings import Settings
 
 
 def plain_rate(games: int, seed: int) -> float:

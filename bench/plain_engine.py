@@ -16,6 +16,7 @@ on how busy the machine is.
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("7", "8", "9", "10", "J", "Q", "K", "A")  # natural order (§1.5)
@@ -75,7 +76,7 @@ def roem(trick: list[tuple[str, str]], trump: str) -> int:
     for suit in SUITS:
         idx = sorted(RANKS.index(c[1]) for c in trick if c[0] == suit)
         longest = run = 1 if idx else 0
-        for a, b in zip(idx, idx[1:], strict=False):
+        for a, b in pairwise(idx):
             run = run + 1 if b == a + 1 else 1
             longest = max(longest, run)
         if longest >= 4:
