@@ -39,22 +39,35 @@ def fast_init(cls: type[T]) -> type[T]:
     decorator, above ``@dataclass``).
 
     Raises:
-        TypeError: for a class it does not apply to: not a frozen slotted dataclass, or with
-            ``__post_init__``, a base class other than one field-less slotted class (such as
-            :class:`engine.events.Event`), ``init=False`` fields or default factories.
+        TypeError: for a class it does not apply to: not a frozen slotted dataclass with the
+            ``__init__`` dataclass wrote, or with ``__post_init__``, its own ``__new__``, a
+            base class other than one field-less slotted dataclass without
+            ``__init_subclass__`` (such as :class:`engine.events.Event`; it sees the twin as a
+            subclass), ``init=False`` or keyword-only fields, or default factories.
     """
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a frozen dataclass with slots")
-    if hasattr(cls, "__post_init__") or len(cls.__bases__) != 1:
-        raise TypeError(f"{cls.__name__} has __post_init__ or several base classes")
+    # dataclass compiles the __init__ it writes from a string: a hand-written one has a file.
+    code = getattr(cls.__init__, "__code__", None)
+    if not params.init or code is None or code.co_filename != "<string>":
+        raise TypeError(f"{cls.__name__}: its __init__ is not the one dataclass wrote")
+    if hasattr(cls, "__post_init__") or cls.__new__ is not object.__new__:
+        raise TypeError(f"{cls.__name__} has __post_init__ or its own __new__")
+    if len(cls.__bases__) != 1:
+        raise TypeError(f"{cls.__name__} has several base classes")
     (base,) = cls.__bases__
     if base is not object and (
-        base.__bases__ != (object,)
+        not dataclasses.is_dataclass(base)
+        or base.__bases__ != (object,)
         or base.__dict__.get("__slots__") != ()
+        or "__init_subclass__" in base.__dict__
         or dataclasses.fields(base)
     ):
-        raise TypeError(f"{cls.__name__}: the base class must be a field-less slotted one")
+        raise TypeError(
+            f"{cls.__name__}: the base class must be a field-less slotted dataclass"
+            " without __init_subclass__"
+        )
     names = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
     if tuple(cls.__dict__["__slots__"]) != names:
         raise TypeError(f"{cls.__name__}: slots differ from the fields")
@@ -69,8 +82,8 @@ def fast_init(cls: type[T]) -> type[T]:
     args: list[str] = []
     body = ["    _setattr(self, '__class__', _twin)"]
     for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-        if not f.init or f.default_factory is not dataclasses.MISSING:
-            raise TypeError(f"{cls.__name__}.{f.name}: init=False or default_factory")
+        if not f.init or f.kw_only or f.default_factory is not dataclasses.MISSING:
+            raise TypeError(f"{cls.__name__}.{f.name}: init=False, keyword-only or a factory")
         if f.default is dataclasses.MISSING:
             args.append(f.name)
         else:

@@ -653,11 +653,10 @@ class RoundState:
         )
 
 
+# The makers (engine.fastinit.fast_new) of what is built on every card or trick.
 _new_state = fast_new(RoundState)
 _new_trick = fast_new(Trick)
 _new_trick_won = fast_new(TrickWon)
-"""The makers of the states, tricks and events built on every card or trick
-(:func:`engine.fastinit.fast_new`)."""
 
 _PLAYS_BY_BYTE: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
     tuple(

@@ -126,3 +126,46 @@ def test_refuses_a_base_class_with_fields() -> None:
 
     with pytest.raises(TypeError):
         fast_init(Child)
+
+
+def test_refuses_what_the_maker_could_not_build_alike() -> None:
+    """A class whose construction does more than dataclass's own __init__ (or another
+    signature) would build differently through the maker: refused."""
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class KeywordOnly:
+        x: int
+
+    @dataclass(frozen=True, slots=True)
+    class OwnNew:
+        x: int
+
+        def __new__(cls, *args: object) -> OwnNew:
+            return object.__new__(cls)
+
+    @dataclass(frozen=True, slots=True)
+    class OwnInit:
+        x: int
+
+        def __init__(self, x: int) -> None:
+            object.__setattr__(self, "x", abs(x))
+
+    @dataclass(frozen=True, slots=True)
+    class Hooked:
+        def __init_subclass__(cls, **kwargs: object) -> None:
+            pass
+
+    @dataclass(frozen=True, slots=True)
+    class HookedChild(Hooked):
+        x: int
+
+    class PlainBase:
+        __slots__ = ()
+
+    @dataclass(frozen=True, slots=True)
+    class PlainChild(PlainBase):
+        x: int
+
+    for cls in (KeywordOnly, OwnNew, OwnInit, HookedChild, PlainChild):
+        with pytest.raises(TypeError):
+            fast_init(cls)
