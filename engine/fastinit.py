@@ -4,8 +4,8 @@ A ``@dataclass(frozen=True, slots=True)`` sets every field in ``__init__`` throu
 ``object.__setattr__(self, "name", value)``: a name lookup and a call per field, about 70 ns
 each; the round state, the game state and the observation (26 fields) are built once per card.
 :func:`fast_init` replaces that ``__init__`` by one with the same signature (names, order,
-defaults) that briefly gives the new instance a plain twin class with the very same slots
-(same names, so CPython lays them out identically and allows the ``__class__`` assignment),
+defaults) that briefly gives the new instance a plain twin class with the very same slots and
+base (so CPython lays them out identically and allows the ``__class__`` assignment),
 stores the fields with ordinary attribute stores, and gives it its class back: about 2.5 times
 as fast. The object is an ordinary instance of the class afterwards; the class stays frozen
 (assignment raises ``FrozenInstanceError``); equality, hashing, ``repr``, ``replace`` and
