@@ -42,7 +42,9 @@ def points(card: tuple[str, str], trump: str) -> int:
     return TRUMP_POINTS[card[1]] if card[0] == trump else PLAIN_POINTS[card[1]]
 
 
-def legal(hand: list[tuple[str, str]], trick: list[tuple[str, str]], trump: str) -> list:
+def legal(
+    hand: list[tuple[str, str]], trick: list[tuple[str, str]], trump: str
+) -> list[tuple[str, str]]:
     """The amsterdam duty (§4.2, §4.4): the cards of ``hand`` that may be played on ``trick``."""
     if not trick:
         return list(hand)
