@@ -1,0 +1,133 @@
+"""How much card play can still gain: a player that sees every hand (issue 14, a ceiling).
+
+``python bench/bench_oracle.py --b ismcts --deals 300 --seed 2026 --preset amsterdam``
+
+The *oracle* is the strong player with one world per card decision, the true deal: it plays
+the double-dummy best card of the position as it is (both seats of its team see all four
+hands; its bidding is strong's own, which does not look). Against ``--b`` in duplicate, as
+:mod:`engine.ai.tournament` plays it (same deals, seats swapped; ``ismcts`` bids as strong, so
+the contracts are the same on both tables and the difference is card play). No player that
+sees only its own hand can lead ``--b`` by more than the oracle does, up to the oracle's own
+weakness (it assumes that the others play double-dummy too). Bench only: nothing in the bot
+or the engine can give a player the hidden cards.
+
+Prints one JSON object: ``deals``, ``mean_diff`` (oracle − b per round), ``ci95_low`` /
+``ci95_high``, ``seconds``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+
+import engine.ai.strong as strong_mod
+from engine.ai import make_player
+from engine.ai.sampler import WorldSampler, enumerate_worlds
+from engine.ai.strong import StrongPlayer
+from engine.ai.tournament import TableResult, _ci, _summarise, tournament_deal
+from engine.cards import SEATS, Team
+from engine.observe import observe_round
+from engine.players import Player
+from engine.round import Phase, RoundState
+from engine.settings import Settings
+
+_TRUTH: list[tuple[int, int, int, int] | None] = [None]
+
+
+def _true_world(sampler: WorldSampler, limit: int) -> list[tuple[int, int, int, int]] | None:
+    """``enumerate_worlds`` for the oracle: the true deal while the oracle decides."""
+    truth = _TRUTH[0]
+    if truth is None:
+        return enumerate_worlds(sampler, limit)
+    return [truth]
+
+
+setattr(strong_mod, "enumerate_worlds", _true_world)  # noqa: B010 (the oracle's worlds)
+
+
+class Oracle(StrongPlayer):
+    """Strong with the true deal as its only world (module docstring)."""
+
+    def __init__(self) -> None:
+        super().__init__(max_worlds=1, time_budget_ms=None, node_budget=None, tie_margin=0.0)
+
+
+def _play(
+    settings: Settings, d: object, players: Sequence[Player], a_team: Team, seed: int
+) -> TableResult:
+    state, _ = RoundState.start(settings, 2, d)  # type: ignore[arg-type]
+    out = TableResult(a_team, state)
+    n = 0
+    while state.phase not in (Phase.SCORED, Phase.REDEAL):
+        seat = state.to_act
+        assert seat is not None
+        obs = observe_round(state, seat)
+        p = players[seat]
+        h = state.hands
+        _TRUTH[0] = (h[0], h[1], h[2], h[3]) if isinstance(p, Oracle) else None
+        action = p.choose(obs, random.Random(seed * 1009 + n))
+        _TRUTH[0] = None
+        state, _ = state.apply(action)
+        n += 1
+    out.state = state
+    return out
+
+
+def _rows(args: tuple[str, str, int, int, int]) -> list[dict[str, object]]:
+    b_level, preset, seed, lo, hi = args
+    settings = Settings.from_preset(preset)
+    a, b = Oracle(), make_player(b_level)
+    rows = []
+    for i in range(lo, hi):
+        d = tournament_deal(settings, seed, i)
+        tables = []
+        for k, a_team in enumerate((Team.NS, Team.EW)):
+            players = [a if s.team is a_team else b for s in SEATS]
+            tables.append(_play(settings, d, players, a_team, seed * 100_003 + 2 * i + k))
+        rows.append(_summarise(tables))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--b", default="ismcts")
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--preset", default="amsterdam")
+    ap.add_argument("--workers", type=int, default=1)
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    w = max(1, args.workers)
+    cuts = [args.deals * k // w for k in range(w + 1)]
+    jobs = [(args.b, args.preset, args.seed, cuts[k], cuts[k + 1]) for k in range(w)]
+    if w == 1:
+        parts = [_rows(jobs[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(w) as pool:
+            parts = pool.map(_rows, jobs)
+    diffs = [float(r["diff"]) for p in parts for r in p]  # type: ignore[arg-type]
+    mean, lo, hi = _ci(diffs)
+    print(
+        json.dumps(
+            {
+                "a": "oracle",
+                "b": args.b,
+                "preset": args.preset,
+                "deals": len(diffs),
+                "mean_diff": round(mean, 2),
+                "ci95_low": round(lo, 2),
+                "ci95_high": round(hi, 2),
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
