@@ -27,11 +27,12 @@ from collections.abc import Sequence
 
 import engine.ai.strong as strong_mod
 from engine.ai import make_player
+from engine.ai.knowledge import FULL, Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.strong import StrongPlayer
 from engine.ai.tournament import TableResult, _ci, _summarise, tournament_deal
 from engine.cards import SEATS, Team
-from engine.observe import observe_round
+from engine.observe import Observation, observe_round
 from engine.players import Player
 from engine.round import Phase, RoundState
 from engine.settings import Settings
@@ -49,12 +50,53 @@ def _true_world(sampler: WorldSampler, limit: int) -> list[tuple[int, int, int, 
 
 setattr(strong_mod, "enumerate_worlds", _true_world)  # noqa: B010 (the oracle's worlds)
 
+_REVEAL: list[tuple[tuple[int, int, int, int], tuple[int, ...]] | None] = [None]
+"""While a :class:`Revealed` player decides: the true hands and the seats it is shown."""
+
+
+def _revealed_knowledge(obs: Observation) -> Knowledge:
+    """``knowledge`` for a :class:`Revealed` player: the shown seats' hands as sure cards."""
+    k = knowledge(obs)
+    reveal = _REVEAL[0]
+    if reveal is None:
+        return k
+    hands, seats = reveal
+    must, cannot = list(k.must), list(k.cannot)
+    shown = 0
+    for s in seats:
+        must[s] = hands[s]
+        cannot[s] = FULL & ~hands[s]
+        shown |= hands[s]
+    for s in range(4):
+        if s != k.seat and s not in seats:
+            cannot[s] |= shown
+    m, c = (must[0], must[1], must[2], must[3]), (cannot[0], cannot[1], cannot[2], cannot[3])
+    return Knowledge(k.seat, k.hand, k.played, k.counts, c, m, k.unknown & ~shown)
+
+
+setattr(strong_mod, "knowledge", _revealed_knowledge)  # noqa: B010 (the shown hands)
+
 
 class Oracle(StrongPlayer):
     """Strong with the true deal as its only world (module docstring)."""
 
     def __init__(self) -> None:
         super().__init__(max_worlds=1, time_budget_ms=None, node_budget=None, tie_margin=0.0)
+
+
+class Revealed(StrongPlayer):
+    """Strong as it is (its budget too), shown the partner's hand (``partner``) or both
+    opponents' (``opponents``): how much each part of the hidden cards is worth."""
+
+    def __init__(self, reveal: str) -> None:
+        super().__init__()
+        self.reveal = reveal
+
+    def seats(self, seat: int) -> tuple[int, ...]:
+        """The seats whose hands ``seat`` is shown."""
+        if self.reveal == "partner":
+            return ((seat + 2) % 4,)
+        return ((seat + 1) % 4, (seat + 3) % 4)
 
 
 def _play(
@@ -70,18 +112,21 @@ def _play(
         p = players[seat]
         h = state.hands
         _TRUTH[0] = (h[0], h[1], h[2], h[3]) if isinstance(p, Oracle) else None
+        if isinstance(p, Revealed):
+            _REVEAL[0] = ((h[0], h[1], h[2], h[3]), p.seats(int(seat)))
         action = p.choose(obs, random.Random(seed * 1009 + n))
-        _TRUTH[0] = None
+        _TRUTH[0] = _REVEAL[0] = None
         state, _ = state.apply(action)
         n += 1
     out.state = state
     return out
 
 
-def _rows(args: tuple[str, str, int, int, int]) -> list[dict[str, object]]:
-    b_level, preset, seed, lo, hi = args
+def _rows(args: tuple[str, str, int, int, int, str]) -> list[dict[str, object]]:
+    b_level, preset, seed, lo, hi, reveal = args
     settings = Settings.from_preset(preset)
-    a, b = Oracle(), make_player(b_level)
+    a: Player = Oracle() if reveal == "all" else Revealed(reveal)
+    b = make_player(b_level)
     rows = []
     for i in range(lo, hi):
         d = tournament_deal(settings, seed, i)
@@ -100,11 +145,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--preset", default="amsterdam")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--reveal", choices=("all", "partner", "opponents"), default="all")
     args = ap.parse_args(argv)
     start = time.perf_counter()
     w = max(1, args.workers)
     cuts = [args.deals * k // w for k in range(w + 1)]
-    jobs = [(args.b, args.preset, args.seed, cuts[k], cuts[k + 1]) for k in range(w)]
+    jobs = [(args.b, args.preset, args.seed, cuts[k], cuts[k + 1], args.reveal) for k in range(w)]
     if w == 1:
         parts = [_rows(jobs[0])]
     else:
@@ -115,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         json.dumps(
             {
-                "a": "oracle",
+                "a": "oracle" if args.reveal == "all" else f"strong+{args.reveal}",
                 "b": args.b,
                 "preset": args.preset,
                 "deals": len(diffs),
