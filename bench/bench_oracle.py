@@ -11,6 +11,10 @@ sees only its own hand can lead ``--b`` by more than the oracle does, up to the 
 weakness (it assumes that the others play double-dummy too). Bench only: nothing in the bot
 or the engine can give a player the hidden cards.
 
+``--reveal partner`` / ``--reveal left``: instead of the oracle, strong as it is (its
+defaults and its 200 ms budget) shown only the partner's hand, or only the hand of the
+opponent on its left, as sure cards of its knowledge: what one seat's cards are worth to it.
+
 Prints one JSON object: ``deals``, ``mean_diff`` (oracle − b per round), ``ci95_low`` /
 ``ci95_high``, ``seconds``.
 """
@@ -85,8 +89,9 @@ class Oracle(StrongPlayer):
 
 
 class Revealed(StrongPlayer):
-    """Strong as it is (its budget too), shown the partner's hand (``partner``) or both
-    opponents' (``opponents``): how much each part of the hidden cards is worth."""
+    """Strong as it is (its budget too), shown the partner's hand (``partner``) or that of
+    the opponent on its left (``left``): what one other seat's cards are worth. (Both
+    opponents' hands would give the partner's too, by elimination: the oracle.)"""
 
     def __init__(self, reveal: str) -> None:
         super().__init__()
@@ -96,7 +101,7 @@ class Revealed(StrongPlayer):
         """The seats whose hands ``seat`` is shown."""
         if self.reveal == "partner":
             return ((seat + 2) % 4,)
-        return ((seat + 1) % 4, (seat + 3) % 4)
+        return ((seat + 1) % 4,)
 
 
 def _play(
@@ -145,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--preset", default="amsterdam")
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--reveal", choices=("all", "partner", "opponents"), default="all")
+    ap.add_argument("--reveal", choices=("all", "partner", "left"), default="all")
     args = ap.parse_args(argv)
     start = time.perf_counter()
     w = max(1, args.workers)
