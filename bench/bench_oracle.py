@@ -30,15 +30,16 @@ import time
 from collections.abc import Sequence
 
 import engine.ai.strong as strong_mod
+from engine.actions import Action
 from engine.ai import make_player
 from engine.ai.knowledge import FULL, Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.strong import StrongPlayer
-from engine.ai.tournament import TableResult, _ci, _summarise, tournament_deal
-from engine.cards import SEATS, Team
-from engine.observe import Observation, observe_round
+from engine.ai.tournament import _ci, duplicate_rows
+from engine.cards import Seat
+from engine.observe import Observation
 from engine.players import Player
-from engine.round import Phase, RoundState
+from engine.round import RoundState
 from engine.settings import Settings
 
 _TRUTH: list[tuple[int, int, int, int] | None] = [None]
@@ -87,6 +88,14 @@ class Oracle(StrongPlayer):
     def __init__(self) -> None:
         super().__init__(max_worlds=1, time_budget_ms=None, node_budget=None, tie_margin=0.0)
 
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """Strong's choice with the true deal as its only world."""
+        _TRUTH[0] = _true_hands()
+        try:
+            return super().choose(obs, rng)
+        finally:
+            _TRUTH[0] = None
+
 
 class Revealed(StrongPlayer):
     """Strong as it is (its budget too), shown the partner's hand (``partner``) or that of
@@ -103,44 +112,38 @@ class Revealed(StrongPlayer):
             return ((seat + 2) % 4,)
         return ((seat + 1) % 4,)
 
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        """Strong's choice, shown :meth:`seats`' hands."""
+        assert obs.seat is not None
+        _REVEAL[0] = (_true_hands(), self.seats(int(obs.seat)))
+        try:
+            return super().choose(obs, rng)
+        finally:
+            _REVEAL[0] = None
 
-def _play(
-    settings: Settings, d: object, players: Sequence[Player], a_team: Team, seed: int
-) -> TableResult:
-    state, _ = RoundState.start(settings, 2, d)  # type: ignore[arg-type]
-    out = TableResult(a_team, state)
-    n = 0
-    while state.phase not in (Phase.SCORED, Phase.REDEAL):
-        seat = state.to_act
-        assert seat is not None
-        obs = observe_round(state, seat)
-        p = players[seat]
-        h = state.hands
-        _TRUTH[0] = (h[0], h[1], h[2], h[3]) if isinstance(p, Oracle) else None
-        if isinstance(p, Revealed):
-            _REVEAL[0] = ((h[0], h[1], h[2], h[3]), p.seats(int(seat)))
-        action = p.choose(obs, random.Random(seed * 1009 + n))
-        _TRUTH[0] = _REVEAL[0] = None
-        state, _ = state.apply(action)
-        n += 1
-    out.state = state
-    return out
+
+_STATE: list[RoundState | None] = [None]
+"""The table's true state at the decision being made (set by :func:`_before`)."""
+
+
+def _before(state: RoundState, seat: Seat) -> None:
+    """Before each decision (:func:`engine.ai.tournament.play_table`): keep the true state
+    for an oracle or a revealed player to look at while it decides."""
+    _STATE[0] = state
+
+
+def _true_hands() -> tuple[int, int, int, int]:
+    state = _STATE[0]
+    assert state is not None
+    h = state.hands
+    return (h[0], h[1], h[2], h[3])
 
 
 def _rows(args: tuple[str, str, int, int, int, str]) -> list[dict[str, object]]:
     b_level, preset, seed, lo, hi, reveal = args
     settings = Settings.from_preset(preset)
     a: Player = Oracle() if reveal == "all" else Revealed(reveal)
-    b = make_player(b_level)
-    rows = []
-    for i in range(lo, hi):
-        d = tournament_deal(settings, seed, i)
-        tables = []
-        for k, a_team in enumerate((Team.NS, Team.EW)):
-            players = [a if s.team is a_team else b for s in SEATS]
-            tables.append(_play(settings, d, players, a_team, seed * 100_003 + 2 * i + k))
-        rows.append(_summarise(tables))
-    return rows
+    return duplicate_rows(settings, a, make_player(b_level), seed, lo, hi, _before)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -42,11 +42,11 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.ai import LEVELS, make_player, parse_level
-from engine.cards import SEATS, Team
+from engine.cards import SEATS, Seat, Team
 from engine.deal import Deal, deal, round_rng
 from engine.klammern import KlammernScore
 from engine.observe import observe_round
@@ -77,9 +77,12 @@ def play_table(
     players: Sequence[Player],
     a_team: Team,
     seed: int,
+    before: Callable[[RoundState, Seat], None] | None = None,
 ) -> TableResult:
     """Play one round of deal ``d`` with ``players[seat]``; ``a_team`` says which seats are
-    ``a``'s (for the timing). Decision ``n`` gets ``random.Random(seed * 1009 + n)``."""
+    ``a``'s (for the timing). Decision ``n`` gets ``random.Random(seed * 1009 + n)``.
+    ``before(state, seat)``, when given, is called before each decision (``bench/``'s
+    ceiling measurements look at the true state there; the players see only ``obs``)."""
     state, _ = RoundState.start(settings, 2, d)
     out = TableResult(a_team, state)
     n = 0
@@ -87,6 +90,8 @@ def play_table(
         seat = state.to_act
         assert seat is not None
         obs = observe_round(state, seat)
+        if before is not None:
+            before(state, seat)
         t0 = time.perf_counter()
         action = players[seat].choose(obs, random.Random(seed * 1009 + n))
         ms = (time.perf_counter() - t0) * 1000
@@ -101,14 +106,29 @@ def _deal_rows(args: tuple[str, str, str, int, int, int]) -> list[dict[str, obje
     """Play deals ``lo..hi-1`` on both tables (one worker's share)."""
     a_level, b_level, preset, seed, lo, hi = args
     settings = Settings.from_preset(preset)
-    a, b = make_player(a_level), make_player(b_level)
+    return duplicate_rows(settings, make_player(a_level), make_player(b_level), seed, lo, hi)
+
+
+def duplicate_rows(
+    settings: Settings,
+    a: Player,
+    b: Player,
+    seed: int,
+    lo: int,
+    hi: int,
+    before: Callable[[RoundState, Seat], None] | None = None,
+) -> list[dict[str, object]]:
+    """Deals ``lo..hi-1`` of ``seed``, each on two tables (``a`` as NS, then as EW), one
+    summary row per deal (its ``diff``: a − b per round); ``before`` as in
+    :func:`play_table`."""
     rows = []
     for i in range(lo, hi):
         d = tournament_deal(settings, seed, i)
         tables = []
         for k, a_team in enumerate((Team.NS, Team.EW)):
             players = [a if s.team is a_team else b for s in SEATS]
-            tables.append(play_table(settings, d, players, a_team, seed * 100_003 + 2 * i + k))
+            tseed = seed * 100_003 + 2 * i + k
+            tables.append(play_table(settings, d, players, a_team, tseed, before))
         rows.append(_summarise(tables))
     return rows
 
