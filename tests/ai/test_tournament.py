@@ -103,3 +103,28 @@ def test_options_play_a_duplicate_match() -> None:
     r = tournament.run("ismcts:iterations=8,rollouts=1", "basic", 1, 2, "amsterdam")
     assert r["a"] == "ismcts:iterations=8,rollouts=1"
     assert isinstance(r["decisions"], int) and r["decisions"] > 0
+
+
+def test_the_before_hook_sees_every_decision_of_both_tables() -> None:
+    """``duplicate_rows``' hook (bench/bench_oracle.py's ceiling): called before each decision
+    with the true state and the seat to act; the rows are those of a match without it."""
+    from engine.players import RandomPlayer
+    from engine.round import RoundState
+    from engine.settings import Settings
+
+    settings = Settings.from_preset("amsterdam")
+    seen: list[tuple[RoundState, int]] = []
+    rows = tournament.duplicate_rows(
+        settings,
+        RandomPlayer(),
+        RandomPlayer(),
+        7,
+        0,
+        2,
+        lambda state, seat: seen.append((state, int(seat))),
+    )
+    assert all(state.to_act == seat for state, seat in seen)
+    starts = [s for s, _ in seen if not s.bids]
+    assert len(starts) == 4  # two deals, two tables each
+    plain = tournament.duplicate_rows(settings, RandomPlayer(), RandomPlayer(), 7, 0, 2)
+    assert [r["diff"] for r in rows] == [r["diff"] for r in plain]
