@@ -8,7 +8,9 @@ import pytest
 
 from engine.ai import tournament
 from engine.ai.strong import StrongPlayer
-from engine.players import Player
+from engine.players import Player, RandomPlayer
+from engine.round import RoundState
+from engine.settings import Settings
 
 KEYS = {
     "deals",
@@ -108,10 +110,6 @@ def test_options_play_a_duplicate_match() -> None:
 def test_the_before_hook_sees_every_decision_of_both_tables() -> None:
     """``duplicate_rows``' hook (bench/bench_oracle.py's ceiling): called before each decision
     with the true state and the seat to act; the rows are those of a match without it."""
-    from engine.players import RandomPlayer
-    from engine.round import RoundState
-    from engine.settings import Settings
-
     settings = Settings.from_preset("amsterdam")
     seen: list[tuple[RoundState, int]] = []
     rows = tournament.duplicate_rows(
