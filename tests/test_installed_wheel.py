@@ -59,14 +59,20 @@ from bot.render.sheet_view import build_sheet_view
 fonts = {name: hashlib.sha256((FONTS_DIR / name).read_bytes()).hexdigest() for name in FONT_FILES}
 view = build_sheet_view((), {}, [Player("Anna"), Player("Bert"), Player("Cas"), Player("Dirk")])
 png = render_sheet_png(view, get_translator("nl"))  # Pillow installed, the fonts found
+
+from importlib import resources
+from engine.ai.locations import model
+weights = resources.files("engine.ai").joinpath("locations.bin").read_bytes()
+model()  # the card-location model loads (issue 14)
 print(json.dumps({
     "files": files, "locales": str(LOCALES_DIR), "catalogs": catalogs,
     "fonts": fonts, "fonts_dir": str(FONTS_DIR), "png": png[:8].hex(),
+    "locations": hashlib.sha256(weights).hexdigest(),
 }))
 """
 """Printed by both the installed package and this checkout: where the packages are, every
 compiled message of every language, the shipped fonts' hashes (issue 13) and the first bytes
-of a sheet picture drawn with them."""
+of a sheet picture drawn with them, and the card-location model's weights (issue 14)."""
 
 
 def _clean_env(**settings: str) -> dict[str, str]:
@@ -148,6 +154,7 @@ async def test_installed_package_ships_every_catalogue_and_font(tmp_path: Path) 
     assert _outside_checkout(installed["fonts_dir"])
     assert installed["fonts"] == source["fonts"] and len(source["fonts"]) == 3
     assert installed["png"] == source["png"] == "89504e470d0a1a0a"  # a PNG signature
+    assert installed["locations"] == source["locations"]  # the card-location weights
 
 
 async def test_installed_bot_plays_a_round(fake_api: FakeBotApi, tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ from engine.ai.bidding import bid as model_bid
 from engine.ai.inference import BidLikelihood, PlayLikelihood, SignalLikelihood, signal_meaning
 from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
+from engine.ai.locations import LocationModel, ModelSampler, model, supported
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.view import preliminary, team_index, trick_view
 from engine.cards import Seat, Team
@@ -135,6 +136,10 @@ class StrongPlayer:
         play_beta: float = 0.0,
         play_leads: bool = False,
         signals: bool = False,
+        cliff_scale: float = 0.0,
+        locations: bool = False,
+        location_alpha: float = 1.0,
+        location_file: str | None = None,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
@@ -152,6 +157,11 @@ class StrongPlayer:
         self.play_beta = play_beta
         self.play_leads = play_leads
         self.signals = signals
+        self.cliff_scale = cliff_scale
+        self.locations = locations
+        self.location_alpha = location_alpha
+        self.location_file = location_file
+        self._model: LocationModel | None = None
 
     # ------------------------------------------------------------------------------ choose
 
@@ -238,6 +248,14 @@ class StrongPlayer:
             return pick
         return max((c for c in near if rank(c) == top), key=lambda c: (ev.values[c], -c))
 
+    def _location_model(self) -> LocationModel:
+        if self.location_file is None:
+            return model()
+        if self._model is None:
+            with open(self.location_file, "rb") as f:
+                self._model = LocationModel(f.read())
+        return self._model
+
     # ---------------------------------------------------------------------------- evaluate
 
     def evaluate(self, obs: Observation, k: Knowledge, rng: random.Random) -> Evaluation:
@@ -252,7 +270,11 @@ class StrongPlayer:
         leader = int(obs.leader)
         trick = tuple(((leader + i) % 4, c.index) for i, c in enumerate(obs.trick))
         cards_left = sum(obs.hand_counts)
-        objective = "score" if not klammern and cards_left <= self.score_cards else "diff"
+        objective = (
+            "score"
+            if not klammern and cards_left <= self.score_cards and not self.cliff_scale
+            else "diff"
+        )
         tricks_won = (obs.tricks_won[Team.NS], obs.tricks_won[Team.EW])
         base = [obs.card_points[Team.NS], obs.card_points[Team.EW]]
         if not klammern:
@@ -275,7 +297,15 @@ class StrongPlayer:
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
         weights: list[float] | None = None
-        liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood] = []
+        liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood | ModelSampler] = []
+        draw = sampler.sample
+        if self.locations and supported(obs) and (worlds is None or len(worlds) > 1):
+            ms = ModelSampler(k, self._location_model().seat_weights(obs, k), self.location_alpha)
+            if ms.ok:
+                if worlds is None:
+                    draw = ms.sample
+                else:
+                    liks.append(ms)
         if self.bid_inference:
             liks.append(BidLikelihood(obs))
         if self.play_beta:
@@ -289,7 +319,7 @@ class StrongPlayer:
 
         if liks:
             if worlds is None:
-                pool = [sampler.sample(rng) for _ in range(self.candidates)]
+                pool = [draw(rng) for _ in range(self.candidates)]
                 logw = [log_weight(h) for h in pool]
                 top = max(logw)
                 cum = list(accumulate(math.exp(x - top) for x in logw))
@@ -332,7 +362,7 @@ class StrongPlayer:
                     spent = (time.perf_counter() - start) * 1000
                     if spent + spent * per_world / max(nodes, 1) > self.time_budget_ms:
                         break
-            hands = worlds[w] if worlds is not None else sampler.sample(rng)
+            hands = worlds[w] if worlds is not None else draw(rng)
             taken = (base[0], base[1])
             if klammern:
                 taken = _klammern_taken(obs, hands, trump, base)
@@ -357,7 +387,15 @@ class StrongPlayer:
             best_u = -1e9
             for card, v in res.values.items():
                 u = _utility(
-                    v, objective, klammern, playing, me, total_est, mult, self.klammern_win
+                    v,
+                    objective,
+                    klammern,
+                    playing,
+                    me,
+                    total_est,
+                    mult,
+                    self.klammern_win,
+                    self.cliff_scale,
                 )
                 sums[card] = sums.get(card, 0.0) + wt * u
                 best_u = max(best_u, u)
@@ -377,6 +415,7 @@ def _utility(
     total_est: int,
     mult: int,
     win: float = KLAMMERN_WIN,
+    cliff: float = 0.0,
 ) -> float:
     """A solver value (NS − EW) as the viewer's team's utility (module docstring)."""
     if klammern:
@@ -384,6 +423,13 @@ def _utility(
         won = made == (me == playing)
         margin = v if me == 0 else -v
         return mult * win * (1 if won else -1) + margin
+    if cliff and objective == "diff":
+        m = v if playing == 0 else -v  # the playing team's margin
+        total = max(total_est, abs(v))
+        x = m / cliff
+        p = 1.0 / (1.0 + math.exp(-x)) if x > -40 else 0.0
+        u = p * m - (1.0 - p) * total  # the playing team's expected round-score difference
+        return u if (me == playing) else -u
     if objective == "diff":
         made = v > 0 if playing == 0 else v < 0
         if not made:

@@ -1,0 +1,165 @@
+"""The learned card-location model and the worlds drawn from it (issue 14;
+:mod:`engine.ai.locations`, ``ai-notes.md`` §4.1 item 2)."""
+
+from __future__ import annotations
+
+import math
+import random
+import struct
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.ai.knowledge import Knowledge, knowledge
+from engine.ai.locations import (
+    N_FEATURES,
+    N_OUTPUTS,
+    LocationModel,
+    ModelSampler,
+    card_order,
+    features,
+    model,
+    supported,
+)
+from engine.ai.sampler import WorldSampler, enumerate_worlds
+from engine.game import GameState
+from engine.observe import Observation, observe
+from engine.phase import Phase
+from engine.settings import Settings
+from tests.engine.helpers import random_game
+
+
+def _play_obs(preset: str, seed: int, steps: int) -> Observation | None:
+    """The observation of the seat to act after ``steps`` random actions, in the card play."""
+    game: GameState = random_game(Settings.from_preset(preset), seed, steps)
+    if game.is_over or game.to_act is None:
+        return None
+    obs = observe(game, game.to_act)
+    return obs if obs.phase is Phase.PLAY and obs.trick is not None and obs.legal else None
+
+
+def test_card_order_puts_the_trump_suit_first_and_is_a_permutation() -> None:
+    for trump in range(4):
+        order = card_order(trump)
+        assert sorted(order) == list(range(32))
+        assert [order[trump * 8 + r] for r in range(8)] == list(range(8))
+        plain = [s for s in range(4) if s != trump]
+        assert [order[plain[0] * 8 + r] for r in range(8)] == list(range(8, 16))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["amsterdam", "rotterdam", "utrecht"]),
+    st.integers(0, 2**32),
+    st.integers(2, 34),
+)
+def test_features_are_sorted_distinct_and_in_range(preset: str, seed: int, steps: int) -> None:
+    obs = _play_obs(preset, seed, steps)
+    if obs is None:
+        return
+    f = features(obs, knowledge(obs))
+    assert f == sorted(set(f))
+    assert f[0] >= 0 and f[-1] < N_FEATURES
+    # Every card the viewer holds or saw played is one flag; the seven other scalars too.
+    seen = len(obs.hand) + sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
+    cannot = sum(knowledge(obs).cannot[s].bit_count() for s in range(4))
+    passes = len(f) - seen - cannot - 4
+    assert 0 <= passes <= 3
+
+
+def test_supported_tables() -> None:
+    obs = {p: _first_play_obs(p) for p in ("amsterdam", "rotterdam", "klammern")}
+    assert supported(obs["amsterdam"]) and supported(obs["rotterdam"])
+    assert not supported(obs["klammern"])
+
+
+def _first_play_obs(preset: str) -> Observation:
+    for seed in range(50):
+        for steps in range(2, 12):
+            obs = _play_obs(preset, seed, steps)
+            if obs is not None:
+                return obs
+    raise AssertionError("no play-phase observation")
+
+
+def test_the_packaged_model_weights_cards_by_seat() -> None:
+    obs = _play_obs("amsterdam", 5, 12) or _first_play_obs("amsterdam")
+    k = knowledge(obs)
+    w = model().seat_weights(obs, k)
+    assert set(w) == {c for c in range(32) if k.unknown >> c & 1}
+    for c, ws in w.items():
+        assert max(ws) > 0
+        for j, s in enumerate(k.others()):
+            assert (ws[j] == 0) == bool(k.cannot[s] >> c & 1)
+
+
+def _blob(f: int, h: int, o: int, values: int | None = None) -> bytes:
+    n = f * h + h + o * h + o if values is None else values
+    return struct.pack("<3i", f, h, o) + struct.pack(f"<{n}f", *([0.0] * n))
+
+
+def test_a_weights_file_of_the_wrong_shape_is_refused() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        LocationModel(_blob(N_FEATURES - 1, 4, N_OUTPUTS))
+    with pytest.raises(ValueError, match="truncated"):
+        LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS, values=10))
+    zero = LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS))
+    assert zero.logits([0, 5, N_FEATURES - 1]) == [0.0] * N_OUTPUTS
+
+
+def _late_knowledge(seed: int) -> Knowledge | None:
+    obs = _play_obs("amsterdam", seed, 4 + 16 + seed % 6)
+    if obs is None:
+        return None
+    k = knowledge(obs)
+    worlds = enumerate_worlds(WorldSampler(k), 400)
+    if worlds is None or not 6 <= len(worlds) <= 400:
+        return None
+    return k
+
+
+def test_the_sampler_draws_deals_in_proportion_to_their_weights() -> None:
+    """Exact: the empirical frequencies of the drawn deals match the normalised products of
+    the per-card weights over all consistent deals (within sampling error)."""
+    k = next(x for x in map(_late_knowledge, range(200)) if x is not None)
+    rng = random.Random(7)
+    weights = {
+        c: (rng.random() + 0.05, rng.random() + 0.05, rng.random() + 0.05)
+        for c in range(32)
+        if k.unknown >> c & 1
+    }
+    ms = ModelSampler(k, weights, alpha=1.5)
+    assert ms.ok
+    worlds = enumerate_worlds(WorldSampler(k), 400)
+    assert worlds is not None
+    logw = [ms.log_weight(h) for h in worlds]
+    top = max(logw)
+    total = sum(math.exp(x - top) for x in logw)
+    expected = {h: math.exp(x - top) / total for h, x in zip(worlds, logw, strict=True)}
+    n = 20_000
+    draws = Counter(ms.sample(random.Random(11 + i)) for i in range(n))
+    assert set(draws) <= set(expected)  # only consistent deals
+    for h, p in expected.items():
+        sd = math.sqrt(p * (1 - p) / n)
+        assert abs(draws[h] / n - p) <= 5 * sd + 1e-3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(4, 34))
+def test_drawn_deals_fit_the_knowledge(seed: int, steps: int) -> None:
+    obs = _play_obs("rotterdam", seed, steps)
+    if obs is None:
+        return
+    k = knowledge(obs)
+    ms = ModelSampler(k, model().seat_weights(obs, k), alpha=0.7)
+    assert ms.ok
+    rng = random.Random(seed)
+    for _ in range(5):
+        hands = ms.sample(rng)
+        assert sum(hands) == (1 << 32) - 1 - k.played
+        for s in range(4):
+            assert hands[s].bit_count() == obs.hand_counts[s]
+            assert not hands[s] & k.cannot[s]
+            assert hands[s] & k.must[s] == k.must[s]
