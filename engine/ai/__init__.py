@@ -8,8 +8,10 @@ Klammern included (§9). They are plain picklable objects with a ``choose(obs, r
 
 Modules: :mod:`engine.ai.dd` (double-dummy solver), :mod:`engine.ai.knowledge` (what a seat
 knows about hidden cards), :mod:`engine.ai.sampler` (worlds consistent with it),
-:mod:`engine.ai.inference` (how likely a world makes the public bids; as options of the strong
-player, the others' played cards and the partner's signals, ``rules.md`` §8),
+:mod:`engine.ai.locations` (a card-location model fitted on games: the strong player's
+worlds are drawn from it), :mod:`engine.ai.inference` (how likely a world makes the public
+bids; as options of the strong player, the others' played cards and the partner's signals,
+``rules.md`` §8),
 :mod:`engine.ai.basic` (rules of thumb), :mod:`engine.ai.strong` (PIMC with the solver),
 :mod:`engine.ai.bidding` (trump choice from a fitted hand model, coefficients in
 :mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches),
@@ -26,8 +28,9 @@ Notes for the bot (``bot/computer.py``):
   (~25 M solver nodes/s), so decisions there depend only on ``(obs, seed)``; the wall-clock
   budget is a safety net that makes a slower machine return earlier with fewer worlds.
   ``time_budget_ms=None`` makes every decision reproducible anywhere (the tests use it).
-* Memory: the solver's transposition table is 2^19 entries (about 15 MB) per process, plus
-  the interpreter: about 50 MB per worker.
+* Memory: the solver's transposition table is 2^19 entries (about 15 MB) per process, the
+  card-location model about 13 MB once loaded (``locations.bin``, 1 MB on disk), plus the
+  interpreter: about 60 MB per worker.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ proportional to the product over cards of ``p(card at its seat) ** alpha``, exac
 deals consistent with the knowledge (hand sizes, ``cannot``, ``must``): a dynamic programme
 over the cards with the seats' remaining capacities as state.
 
-Klaverjassen with the amsterdam or rotterdam play rule only (:func:`supported`).
+The tables of the presets ``amsterdam`` and ``rotterdam`` only (:func:`supported`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from engine.ai.bitrules import winning_index
 from engine.ai.knowledge import Knowledge
 from engine.cards import iter_bits
 from engine.observe import Observation
-from engine.settings import PlayRule, RoemMode
+from engine.settings import FirstLead, PlayRule, RoemMode, TrumpSelection
 
 CARD_BLOCKS = 26
 """Blocks of 32 card flags (module docstring)."""
@@ -67,8 +67,17 @@ _RULES = (PlayRule.AMSTERDAM, PlayRule.ROTTERDAM)
 
 
 def supported(obs: Observation) -> bool:
-    """Whether the model covers ``obs``'s table: Klaverjassen, amsterdam or rotterdam play."""
-    return obs.settings.play_rule in _RULES and obs.settings.roem is not RoemMode.DECLARATIONS
+    """Whether the model covers ``obs``'s table: the tables it was fitted on, Klaverjassen
+    with free bidding (``rules.md`` §3.1), the amsterdam or rotterdam play rule (§4.3, §4.4),
+    roem counted per trick and the forehand leading (the presets ``amsterdam`` and
+    ``rotterdam``). Elsewhere the strong player deals its worlds uniformly."""
+    s = obs.settings
+    return (
+        s.play_rule in _RULES
+        and s.trump_selection is TrumpSelection.FREE
+        and s.roem is RoemMode.AUTO
+        and s.first_lead is FirstLead.FOREHAND
+    )
 
 
 @cache

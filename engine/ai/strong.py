@@ -5,11 +5,14 @@ Each card decision:
 
 1. **Knowledge** (:mod:`engine.ai.knowledge`): own hand, cards played, voids and trump limits
    shown by the play under the table's play rule, Klammern declarations/bella/proposed card.
-2. **Worlds** (:mod:`engine.ai.sampler`): deals of the unknown cards consistent with it, drawn
-   uniformly with a per-decision seeded RNG; when few deals are possible, all of them (exact).
-   Then weighted by how likely each makes the others' bids (:mod:`engine.ai.inference`;
-   ``candidates`` drawn, ``max_worlds`` resampled by weight), and with ``play_beta`` also by
-   how likely it makes their played cards.
+2. **Worlds**: deals of the unknown cards consistent with it, with a per-decision seeded RNG;
+   when few deals are possible, all of them (exact, :mod:`engine.ai.sampler`). With
+   ``locations`` (the presets ``amsterdam`` and ``rotterdam``) they are drawn from the learned
+   card-location model (:mod:`engine.ai.locations`: what the bidding and every card played so
+   far say about who holds the rest; enumerated worlds are weighted by it); otherwise
+   uniformly, then weighted by how likely each makes the others' bids
+   (:mod:`engine.ai.inference`; ``candidates`` drawn, ``max_worlds`` resampled by weight), and
+   with ``play_beta`` also by how likely it makes their played cards.
 3. **Evaluation**: per world, :func:`engine.ai.dd.solve_moves` gives the exact value of every
    legal card. Values become the **round score** before averaging (``ai-notes.md`` §5):
    Klaverjassen with the nat rule (§6.2–6.4; exact ``"score"`` objective at 20 cards or fewer,
@@ -116,6 +119,14 @@ class StrongPlayer:
         play_leads: the play likelihood models the leads too.
         signals: give the partnership's signals when discarding on the partner's trick and
             read the partner's (``rules.md`` §8; :class:`engine.ai.inference.SignalLikelihood`).
+        cliff_scale: with a positive scale (points), the nat cliff (§6.3) is softened: a
+            world's point margin ``m`` of the playing team counts as made with probability
+            ``sigmoid(m / cliff_scale)`` (the others err too); the point-difference objective
+            is then used throughout. 0: the exact rule.
+        locations: draw the worlds from the card-location model where it applies
+            (:func:`engine.ai.locations.supported`).
+        location_alpha: the model's weights are raised to this power (1: as fitted).
+        location_file: another weights file than the packaged one (for A/B tests).
     """
 
     def __init__(
@@ -137,7 +148,7 @@ class StrongPlayer:
         play_leads: bool = False,
         signals: bool = False,
         cliff_scale: float = 0.0,
-        locations: bool = False,
+        locations: bool = True,
         location_alpha: float = 1.0,
         location_file: str | None = None,
     ) -> None:

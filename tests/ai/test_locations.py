@@ -7,6 +7,7 @@ import math
 import random
 import struct
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -24,11 +25,12 @@ from engine.ai.locations import (
     supported,
 )
 from engine.ai.sampler import WorldSampler, enumerate_worlds
+from engine.ai.strong import StrongPlayer
 from engine.game import GameState
 from engine.observe import Observation, observe
 from engine.phase import Phase
 from engine.settings import Settings
-from tests.engine.helpers import random_game
+from tests.engine.helpers import random_game, swap_unseen_cards
 
 
 def _play_obs(preset: str, seed: int, steps: int) -> Observation | None:
@@ -70,9 +72,9 @@ def test_features_are_sorted_distinct_and_in_range(preset: str, seed: int, steps
 
 
 def test_supported_tables() -> None:
-    obs = {p: _first_play_obs(p) for p in ("amsterdam", "rotterdam", "klammern")}
+    obs = {p: _first_play_obs(p) for p in ("amsterdam", "rotterdam", "utrecht", "klammern")}
     assert supported(obs["amsterdam"]) and supported(obs["rotterdam"])
-    assert not supported(obs["klammern"])
+    assert not supported(obs["utrecht"]) and not supported(obs["klammern"])
 
 
 def _first_play_obs(preset: str) -> Observation:
@@ -163,3 +165,37 @@ def test_drawn_deals_fit_the_knowledge(seed: int, steps: int) -> None:
             assert hands[s].bit_count() == obs.hand_counts[s]
             assert not hands[s] & k.cannot[s]
             assert hands[s] & k.must[s] == k.must[s]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(["amsterdam", "rotterdam"]),
+    st.integers(0, 2**32),
+    st.integers(4, 36),
+    st.data(),
+)
+def test_strong_with_the_model_plays_legal_cards_and_never_peeks(
+    preset: str, seed: int, steps: int, data: st.DataObject
+) -> None:
+    """The model sees only the observation: swapping unseen cards between the other players
+    changes neither the features nor the card chosen (issue 14's no-peeking property)."""
+    game = random_game(Settings.from_preset(preset), seed, steps)
+    if game.is_over or game.to_act is None:
+        return
+    viewer = game.to_act
+    state = game.current
+    assert state is not None
+    swapped = swap_unseen_cards(state, viewer, data)
+    if swapped is None:
+        return
+    obs, obs2 = observe(game, viewer), observe(replace(game, current=swapped), viewer)
+    assert obs == obs2
+    player = StrongPlayer(
+        max_worlds=6, node_budget=150_000, time_budget_ms=None, exact_limit=6, locations=True
+    )
+    first = player.choose(obs, random.Random(seed))
+    assert first in obs.legal
+    assert player.choose(obs2, random.Random(seed)) == first
+    if obs.phase is Phase.PLAY and supported(obs):
+        k = knowledge(obs)
+        assert features(obs, k) == features(obs2, knowledge(obs2))

@@ -3,6 +3,7 @@ round-score utility with the nat rule (``rules.md`` §6), and Klammern declarati
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from engine.ai import dd
 from engine.ai.knowledge import Knowledge, knowledge
+from engine.ai.locations import ModelSampler, model, supported
 from engine.ai.strong import StrongPlayer, _utility
 from engine.cards import Team, iter_bits
 from engine.observe import observe
@@ -39,10 +41,17 @@ def _brute_worlds(k: Knowledge) -> list[tuple[int, ...]]:
 
 
 @settings(max_examples=15)
-@given(st.sampled_from(["amsterdam", "rotterdam"]), st.integers(0, 2**31), st.integers(0, 3))
+@given(
+    st.sampled_from(["amsterdam", "rotterdam"]),
+    st.integers(0, 2**31),
+    st.integers(0, 3),
+    st.booleans(),
+)
 def test_endgame_values_are_the_exact_average_over_all_worlds(
-    preset: str, seed: int, extra: int
+    preset: str, seed: int, extra: int, located: bool
 ) -> None:
+    """Few worlds left: all are solved, each weighted by the card-location model (``located``,
+    issue 14) or alike, and the values are exactly their weighted average (PIMC, §4.1)."""
     table = Settings.from_preset(preset)
     # Advance a random game to 6..9 cards left in the round.
     game = random_game(table, seed, 0)
@@ -63,10 +72,16 @@ def test_endgame_values_are_the_exact_average_over_all_worlds(
         return
     k = knowledge(obs)
     player = StrongPlayer(max_worlds=10_000, node_budget=None, time_budget_ms=None,
-                          exact_limit=10_000, bid_inference=False, play_beta=0)  # fmt: skip
+                          exact_limit=10_000, bid_inference=False, play_beta=0,
+                          locations=located)  # fmt: skip
     ev = player.evaluate(obs, k, random.Random(0))
     worlds = _brute_worlds(k)
     assert ev.worlds == len(worlds)
+    weight = dict.fromkeys(worlds, 1.0)
+    if located and len(worlds) > 1 and supported(obs):
+        # Issue 14: enumerated worlds weigh as the card-location model says.
+        ms = ModelSampler(k, model().seat_weights(obs, k))
+        weight = {h: math.exp(ms.log_weight((h[0], h[1], h[2], h[3]))) for h in worlds}
     assert obs.trump is not None and obs.maker is not None
     me = 0 if seat.team is Team.NS else 1
     playing = 0 if obs.maker.team is Team.NS else 1
@@ -84,8 +99,8 @@ def test_endgame_values_are_the_exact_average_over_all_worlds(
             playing_team=playing, objective="score",
         )  # fmt: skip
         for c, v in res.values.items():
-            sums[c] = sums.get(c, 0.0) + (v if me == 0 else -v)
-    expected = {c: s / len(worlds) for c, s in sums.items()}
+            sums[c] = sums.get(c, 0.0) + weight[hands] * (v if me == 0 else -v)
+    expected = {c: s / sum(weight.values()) for c, s in sums.items()}
     assert set(expected) == set(ev.values)
     for c, value in expected.items():
         assert abs(value - ev.values[c]) < 1e-6
