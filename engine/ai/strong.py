@@ -119,10 +119,6 @@ class StrongPlayer:
         play_leads: the play likelihood models the leads too.
         signals: give the partnership's signals when discarding on the partner's trick and
             read the partner's (``rules.md`` §8; :class:`engine.ai.inference.SignalLikelihood`).
-        cliff_scale: with a positive scale (points), the nat cliff (§6.3) is softened: a
-            world's point margin ``m`` of the playing team counts as made with probability
-            ``sigmoid(m / cliff_scale)`` (the others err too); the point-difference objective
-            is then used throughout. 0: the exact rule.
         locations: draw the worlds from the card-location model where it applies
             (:func:`engine.ai.locations.supported`).
         location_alpha: the model's weights are raised to this power (1: as fitted).
@@ -147,7 +143,6 @@ class StrongPlayer:
         play_beta: float = 0.0,
         play_leads: bool = False,
         signals: bool = False,
-        cliff_scale: float = 0.0,
         locations: bool = True,
         location_alpha: float = 1.0,
         location_file: str | None = None,
@@ -168,7 +163,6 @@ class StrongPlayer:
         self.play_beta = play_beta
         self.play_leads = play_leads
         self.signals = signals
-        self.cliff_scale = cliff_scale
         self.locations = locations
         self.location_alpha = location_alpha
         self.location_file = location_file
@@ -281,11 +275,7 @@ class StrongPlayer:
         leader = int(obs.leader)
         trick = tuple(((leader + i) % 4, c.index) for i, c in enumerate(obs.trick))
         cards_left = sum(obs.hand_counts)
-        objective = (
-            "score"
-            if not klammern and cards_left <= self.score_cards and not self.cliff_scale
-            else "diff"
-        )
+        objective = "score" if not klammern and cards_left <= self.score_cards else "diff"
         tricks_won = (obs.tricks_won[Team.NS], obs.tricks_won[Team.EW])
         base = [obs.card_points[Team.NS], obs.card_points[Team.EW]]
         if not klammern:
@@ -398,15 +388,7 @@ class StrongPlayer:
             best_u = -1e9
             for card, v in res.values.items():
                 u = _utility(
-                    v,
-                    objective,
-                    klammern,
-                    playing,
-                    me,
-                    total_est,
-                    mult,
-                    self.klammern_win,
-                    self.cliff_scale,
+                    v, objective, klammern, playing, me, total_est, mult, self.klammern_win
                 )
                 sums[card] = sums.get(card, 0.0) + wt * u
                 best_u = max(best_u, u)
@@ -426,7 +408,6 @@ def _utility(
     total_est: int,
     mult: int,
     win: float = KLAMMERN_WIN,
-    cliff: float = 0.0,
 ) -> float:
     """A solver value (NS − EW) as the viewer's team's utility (module docstring)."""
     if klammern:
@@ -434,13 +415,6 @@ def _utility(
         won = made == (me == playing)
         margin = v if me == 0 else -v
         return mult * win * (1 if won else -1) + margin
-    if cliff and objective == "diff":
-        m = v if playing == 0 else -v  # the playing team's margin
-        total = max(total_est, abs(v))
-        x = m / cliff
-        p = 1.0 / (1.0 + math.exp(-x)) if x > -40 else 0.0
-        u = p * m - (1.0 - p) * total  # the playing team's expected round-score difference
-        return u if (me == playing) else -u
     if objective == "diff":
         made = v > 0 if playing == 0 else v < 0
         if not made:
