@@ -1,0 +1,44 @@
+"""The card-location model's training games (``scripts/gen_location_data.py``, issue 14): a
+generated round replays to the strong seats' observations with the true hands."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from engine.actions import PlayCard
+from engine.cards import Seat
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_location_data.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_location_data", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("gen_location_data", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_a_generated_round_replays_to_the_strong_seats_views_with_the_true_hands() -> None:
+    gen = _script()
+    rows = gen._play(("amsterdam", "random", 77, 3, 4))
+    assert len(rows) == 2  # both tables of the deal
+    assert [r["strong"] for r in rows] == [[0, 2], [1, 3]]
+    for generated in rows:
+        row = json.loads(json.dumps(generated))  # as stored
+        decisions = list(gen.replay(row))
+        assert len(decisions) == 16  # two strong seats, eight cards each
+        for obs, hands in decisions:
+            assert obs.seat is not None and int(obs.seat) in row["strong"]
+            assert sum(c.bit for c in obs.hand) == hands[int(obs.seat)]
+            assert any(isinstance(a, PlayCard) for a in obs.legal)
+        every = list(gen.replay(row, every=True))
+        assert len(every) == 2 * 32 - 2  # both seats before every card but their last
+        seats = {int(o.seat) for o, _ in every if o.seat is not None}
+        assert seats == set(row["strong"])
+        assert all(o.seat in (Seat(s) for s in row["strong"]) for o, _ in every)
