@@ -6,11 +6,11 @@ torch``)::
     python scripts/fit_locations.py scripts/data/locations_*.jsonl.gz \
         --out engine/ai/locations.bin
 
-Reads the games of ``scripts/gen_location_data.py``, replays every card decision of the strong
-seats (:func:`gen_location_data.replay`), turns it into the model's features
-(:func:`engine.ai.locations.features`) and labels (for every card the viewer cannot see, the
-other seat that holds it), and fits the network by cross-entropy over the seats that may hold
-each card (the ``cannot`` masks), with the plain suits permuted at random (the rules treat
+Reads the games of ``scripts/gen_location_data.py``, replays every moment of their card play
+as both strong seats saw it (:func:`gen_location_data.replay` with ``every``), turns it into
+the model's features (:func:`engine.ai.locations.features`) and labels (for every card the
+viewer cannot see, the other seat that holds it), and fits the network by cross-entropy over
+the seats that may hold each card (the ``cannot`` masks), with the plain suits permuted at random (the rules treat
 them alike). A tenth of the games (by deal) is held out; printed per epoch: the held-out
 loss against the uniform choice among the allowed seats, in nats per card.
 """
@@ -108,12 +108,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("data", nargs="+")
     p.add_argument("--out", default="engine/ai/locations.bin")
     p.add_argument("--hidden", type=int, default=256)
-    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--epochs", type=int, default=8)
     p.add_argument("--batch", type=int, default=512)
     p.add_argument("--lr", type=float, default=2e-3)
-    p.add_argument("--weight-decay", type=float, default=1e-5)
+    p.add_argument("--weight-decay", type=float, default=0.01)
     p.add_argument("--dropout", type=float, default=0.5)
-    p.add_argument("--in-dropout", type=float, default=0.1)
+    p.add_argument("--in-dropout", type=float, default=0.2)
     p.add_argument("--cache", help="an .npz of the samples (written when missing)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--held", type=int, default=0, help="the deal key (0..9) held out")

@@ -1,11 +1,13 @@
 """Generate training games for the card-location model (:mod:`engine.ai.locations`, issue 14).
 
-``python scripts/gen_location_data.py --preset amsterdam --opponent ismcts --deals 2000
+``python scripts/gen_location_data.py --preset amsterdam --opponent ismcts --deals 2500
 --seed 9001 --workers 2 --out scripts/data/locations_amsterdam_ismcts.jsonl.gz``
 
 Each deal of :func:`engine.ai.tournament.tournament_deal` is played on two tables, ``strong``
 as North–South and then as East–West against ``--opponent`` (the duplicate layout of the
-tournament, other seeds than the measurements'). One JSON line per table: ``preset``,
+tournament, other seeds than the measurements'). ``strong`` is the player as it is now: with
+the packaged card-location model, and with its 200 ms clock, so a seed gives the same games
+only where the node budget binds first. One JSON line per table: ``preset``,
 ``seed``, ``deal`` (its index), ``strong`` (the strong seats) and ``actions`` (the round's
 actions in the notation of :mod:`engine.actions`). :func:`replay` turns a line back into
 the observations of the strong seats with the true hands: the model's training samples
@@ -21,6 +23,9 @@ import multiprocessing
 import random
 import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.actions import parse_action
 from engine.ai import make_player

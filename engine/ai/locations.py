@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import struct
+import sys
 from array import array
 from functools import cache
 from importlib import resources
@@ -62,6 +63,9 @@ N_FEATURES = CARD_BLOCKS * 32 + N_SCALARS
 N_OUTPUTS = 96
 """A logit per (trump-first card, other seat): ``3 × card + (r − 1)``."""
 _FIRST_LEAD, _LEAD, _FOLLOW_PW, _FOLLOW_OW, _DISCARD_PW, _DISCARD_OW, _RUFF = range(7)
+MIN_WEIGHT = 1e-6
+"""The least weight a seat that may hold a card gets (:meth:`LocationModel.seat_weights`):
+the model makes a deal unlikely, never impossible."""
 _SCALARS = CARD_BLOCKS * 32
 _RULES = (PlayRule.AMSTERDAM, PlayRule.ROTTERDAM)
 
@@ -144,19 +148,29 @@ class LocationModel:
         blob: the weights file's bytes; default the packaged ``locations.bin``.
 
     Raises:
-        ValueError: when the file does not fit :data:`N_FEATURES` / :data:`N_OUTPUTS`.
+        ValueError: when the bytes are not weights of :data:`N_FEATURES` inputs and
+            :data:`N_OUTPUTS` outputs (wrong shape, too short or too long).
+        OSError: when the packaged file cannot be read.
     """
 
     def __init__(self, blob: bytes | None = None) -> None:
         if blob is None:
             blob = resources.files("engine.ai").joinpath("locations.bin").read_bytes()
+        if len(blob) < 12:
+            raise ValueError("not a weights file: no header")
         f, h, o = struct.unpack_from("<3i", blob)
-        if f != N_FEATURES or o != N_OUTPUTS:
+        if f != N_FEATURES or o != N_OUTPUTS or h < 1:
             raise ValueError(f"weights of shape {f}x{h}x{o}, expected {N_FEATURES}x?x{N_OUTPUTS}")
         vals = array("f")
+        if vals.itemsize != 4:
+            raise ValueError("this machine has no 4-byte float array")
+        if (len(blob) - 12) % 4:
+            raise ValueError("weights file cut inside a number")
         vals.frombytes(blob[12:])
-        if vals.itemsize != 4 or len(vals) != f * h + h + o * h + o:
-            raise ValueError("weights file truncated")
+        if len(vals) != f * h + h + o * h + o:
+            raise ValueError(f"{len(vals)} weights, expected {f * h + h + o * h + o}")
+        if sys.byteorder == "big":
+            vals.byteswap()  # the file is little-endian
         w = vals.tolist()
         self.w1 = [w[i * h : (i + 1) * h] for i in range(f)]
         p = f * h
@@ -175,8 +189,10 @@ class LocationModel:
         return [b + sum(map(mul, row, h)) for row, b in zip(self.w2, self.b2, strict=True)]
 
     def seat_weights(self, obs: Observation, k: Knowledge) -> dict[int, tuple[float, float, float]]:
-        """For every unknown card of ``k`` (index), the model's unnormalised weights of the
-        three other seats in ``k.others()`` order (0 where the seat cannot hold it)."""
+        """For every unknown card of ``k`` (index), the model's weights of the three other
+        seats in ``k.others()`` order: the softmax over the seats that may hold it, scaled so
+        that the most likely is 1 (never below :data:`MIN_WEIGHT`); 0 where ``k`` says the
+        seat cannot hold it."""
         assert obs.trump is not None
         order = card_order(obs.trump.ordinal)
         z = self.logits(features(obs, k))
@@ -184,11 +200,10 @@ class LocationModel:
         out: dict[int, tuple[float, float, float]] = {}
         for c in iter_bits(k.unknown):
             j = 3 * order[c]
-            row = z[j : j + 3]
-            top = max(row)
+            allowed = [not k.cannot[s] >> c & 1 for s in others]
+            top = max((z[j + r] for r in range(3) if allowed[r]), default=0.0)
             ws = [
-                0.0 if k.cannot[s] >> c & 1 else math.exp(row[r] - top)
-                for r, s in enumerate(others)
+                max(MIN_WEIGHT, math.exp(z[j + r] - top)) if allowed[r] else 0.0 for r in range(3)
             ]
             out[c] = (ws[0], ws[1], ws[2])
         return out

@@ -9,8 +9,8 @@ Each card decision:
    when few deals are possible, all of them (exact, :mod:`engine.ai.sampler`). With
    ``locations`` (the presets ``amsterdam`` and ``rotterdam``) they are drawn from the learned
    card-location model (:mod:`engine.ai.locations`: what the bidding and every card played so
-   far say about who holds the rest; enumerated worlds are weighted by it); otherwise
-   uniformly, then weighted by how likely each makes the others' bids
+   far say about who holds the rest; enumerated worlds are weighted by it), elsewhere
+   uniformly. Then they are weighted by how likely each makes the others' bids
    (:mod:`engine.ai.inference`; ``candidates`` drawn, ``max_worlds`` resampled by weight), and
    with ``play_beta`` also by how likely it makes their played cards.
 3. **Evaluation**: per world, :func:`engine.ai.dd.solve_moves` gives the exact value of every
@@ -38,6 +38,7 @@ Roem claims and declarations: as ``basic`` (:func:`engine.ai.view.preliminary`).
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -61,6 +62,10 @@ from engine.klammern.sequences import runs
 from engine.observe import Observation
 from engine.phase import Phase
 from engine.settings import RoemMode
+
+log = logging.getLogger(__name__)
+_BROKEN_MODELS: set[str | None] = set()
+"""Weights files (None: the packaged one) that failed to load in this process."""
 
 HARD_FACTOR = 1.0
 """A world is abandoned part-way once the decision has used this multiple of its node or
@@ -253,12 +258,22 @@ class StrongPlayer:
             return pick
         return max((c for c in near if rank(c) == top), key=lambda c: (ev.values[c], -c))
 
-    def _location_model(self) -> LocationModel:
-        if self.location_file is None:
-            return model()
-        if self._model is None:
-            with open(self.location_file, "rb") as f:
-                self._model = LocationModel(f.read())
+    def _location_model(self) -> LocationModel | None:
+        """The card-location model, or None when its weights cannot be loaded: then the
+        worlds are dealt uniformly (logged once per process and file), never an error."""
+        path = self.location_file
+        if path in _BROKEN_MODELS:
+            return None
+        try:
+            if path is None:
+                return model()
+            if self._model is None:
+                with open(path, "rb") as f:
+                    self._model = LocationModel(f.read())
+        except (OSError, ValueError):
+            _BROKEN_MODELS.add(path)
+            log.exception("card-location model %s not loaded: uniform worlds", path)
+            return None
         return self._model
 
     # ---------------------------------------------------------------------------- evaluate
@@ -300,8 +315,9 @@ class StrongPlayer:
         weights: list[float] | None = None
         liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood | ModelSampler] = []
         draw = sampler.sample
-        if self.locations and supported(obs) and (worlds is None or len(worlds) > 1):
-            ms = ModelSampler(k, self._location_model().seat_weights(obs, k), self.location_alpha)
+        located = self._location_model() if self.locations and supported(obs) else None
+        if located is not None and (worlds is None or len(worlds) > 1):
+            ms = ModelSampler(k, located.seat_weights(obs, k), self.location_alpha)
             if ms.ok:
                 if worlds is None:
                     draw = ms.sample

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import struct
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -64,7 +66,8 @@ def test_features_are_sorted_distinct_and_in_range(preset: str, seed: int, steps
     f = features(obs, knowledge(obs))
     assert f == sorted(set(f))
     assert f[0] >= 0 and f[-1] < N_FEATURES
-    # Every card the viewer holds or saw played is one flag; the seven other scalars too.
+    # One flag per card the viewer holds or saw played, per card a seat cannot hold, four
+    # scalars (maker, rule, tricks, cards in the trick) and one per other seat that passed.
     seen = len(obs.hand) + sum(len(t.cards) for t in obs.tricks) + len(obs.trick)
     cannot = sum(knowledge(obs).cannot[s].bit_count() for s in range(4))
     passes = len(f) - seen - cannot - 4
@@ -105,8 +108,13 @@ def _blob(f: int, h: int, o: int, values: int | None = None) -> bytes:
 def test_a_weights_file_of_the_wrong_shape_is_refused() -> None:
     with pytest.raises(ValueError, match="shape"):
         LocationModel(_blob(N_FEATURES - 1, 4, N_OUTPUTS))
-    with pytest.raises(ValueError, match="truncated"):
-        LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS, values=10))
+    with pytest.raises(ValueError, match="expected"):
+        LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS, values=10))  # too short
+    with pytest.raises(ValueError, match="expected"):
+        n = N_FEATURES * 4 + 4 + N_OUTPUTS * 4 + N_OUTPUTS
+        LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS, values=n + 1))  # too long
+    with pytest.raises(ValueError, match="cut"):
+        LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS) + b"\x00")
     zero = LocationModel(_blob(N_FEATURES, 4, N_OUTPUTS))
     assert zero.logits([0, 5, N_FEATURES - 1]) == [0.0] * N_OUTPUTS
 
@@ -117,35 +125,58 @@ def _late_knowledge(seed: int) -> Knowledge | None:
         return None
     k = knowledge(obs)
     worlds = enumerate_worlds(WorldSampler(k), 400)
-    if worlds is None or not 6 <= len(worlds) <= 400:
+    if worlds is None or not 6 <= len(worlds) <= 60:
         return None
     return k
 
 
 def test_the_sampler_draws_deals_in_proportion_to_their_weights() -> None:
-    """Exact: the empirical frequencies of the drawn deals match the normalised products of
-    the per-card weights over all consistent deals (within sampling error)."""
-    k = next(x for x in map(_late_knowledge, range(200)) if x is not None)
+    """Exact: each consistent deal is drawn with probability proportional to the product of
+    its cards' weights raised to ``alpha`` (computed here from the raw weights, not from the
+    sampler's tables): per-world and per-card frequencies within sampling error."""
+    k = next(x for x in map(_late_knowledge, range(300)) if x is not None)
     rng = random.Random(7)
     weights = {
         c: (rng.random() + 0.05, rng.random() + 0.05, rng.random() + 0.05)
         for c in range(32)
         if k.unknown >> c & 1
     }
-    ms = ModelSampler(k, weights, alpha=1.5)
+    alpha = 1.5
+    ms = ModelSampler(k, weights, alpha=alpha)
     assert ms.ok
     worlds = enumerate_worlds(WorldSampler(k), 400)
     assert worlds is not None
-    logw = [ms.log_weight(h) for h in worlds]
-    top = max(logw)
-    total = sum(math.exp(x - top) for x in logw)
-    expected = {h: math.exp(x - top) / total for h, x in zip(worlds, logw, strict=True)}
+    others = k.others()
+
+    def product(h: tuple[int, int, int, int]) -> float:
+        out = 1.0
+        for c, ws in weights.items():
+            j = next(j for j, s in enumerate(others) if h[s] >> c & 1)
+            out *= ws[j] ** alpha
+        return out
+
+    raw = {h: product(h) for h in worlds}
+    total = sum(raw.values())
+    expected = {h: x / total for h, x in raw.items()}
+    for h in worlds:  # log_weight agrees up to one constant
+        ratio = ms.log_weight(h) - math.log(raw[h])
+        assert ratio == pytest.approx(ms.log_weight(worlds[0]) - math.log(raw[worlds[0]]))
     n = 20_000
     draws = Counter(ms.sample(random.Random(11 + i)) for i in range(n))
     assert set(draws) <= set(expected)  # only consistent deals
     for h, p in expected.items():
         sd = math.sqrt(p * (1 - p) / n)
-        assert abs(draws[h] / n - p) <= 5 * sd + 1e-3
+        assert abs(draws[h] / n - p) <= 4.5 * sd + 2 / n
+    for c in weights:  # per card and seat
+        for s in others:
+            p = sum(q for h, q in expected.items() if h[s] >> c & 1)
+            got = sum(m for h, m in draws.items() if h[s] >> c & 1) / n
+            assert abs(got - p) <= 4.5 * math.sqrt(p * (1 - p) / n) + 2 / n
+    # alpha = 0 is uniform over the consistent deals.
+    flat = Counter(ModelSampler(k, weights, alpha=0.0).sample(random.Random(i)) for i in range(n))
+    for h in worlds:
+        p = 1 / len(worlds)
+        assert abs(flat[h] / n - p) <= 4.5 * math.sqrt(p * (1 - p) / n) + 2 / n
 
 
 @settings(max_examples=40, deadline=None)
@@ -199,3 +230,50 @@ def test_strong_with_the_model_plays_legal_cards_and_never_peeks(
     if obs.phase is Phase.PLAY and supported(obs):
         k = knowledge(obs)
         assert features(obs, k) == features(obs2, knowledge(obs2))
+
+
+def _early_obs() -> Observation:
+    """An amsterdam observation in the second trick: too many deals to enumerate."""
+    for seed in range(100):
+        obs = _play_obs("amsterdam", seed, 8)
+        if obs is not None and len(obs.tricks) == 1 and len(obs.legal) > 1:
+            return obs
+    raise AssertionError("no early observation")
+
+
+def test_strong_draws_its_worlds_from_the_model_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    obs = _early_obs()
+    calls: list[int] = []
+    real = ModelSampler.sample
+
+    def counted(self: ModelSampler, rng: random.Random) -> tuple[int, int, int, int]:
+        calls.append(1)
+        return real(self, rng)
+
+    monkeypatch.setattr(ModelSampler, "sample", counted)
+    quick = {"max_worlds": 4, "node_budget": 200_000, "time_budget_ms": None}
+    StrongPlayer(**quick, locations=False).choose(obs, random.Random(1))  # type: ignore[arg-type]
+    assert not calls
+    StrongPlayer(**quick).choose(obs, random.Random(1))  # type: ignore[arg-type]
+    assert calls  # the default draws from the model
+
+
+def test_a_broken_weights_file_falls_back_to_uniform_worlds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A weights file that cannot be loaded never stops a computer player: it plays with
+    uniform worlds, as without the model, and says so once in the log."""
+    obs = _early_obs()
+    bad = tmp_path / "locations.bin"
+    bad.write_bytes(b"\x00\x01")
+    quick = {"max_worlds": 4, "node_budget": 200_000, "time_budget_ms": None}
+    broken = StrongPlayer(**quick, location_file=str(bad))  # type: ignore[arg-type]
+    plain = StrongPlayer(**quick, locations=False)  # type: ignore[arg-type]
+    with caplog.at_level(logging.ERROR, logger="engine.ai.strong"):
+        for seed in range(3):
+            assert broken.choose(obs, random.Random(seed)) == plain.choose(obs, random.Random(seed))
+    assert sum("card-location model" in r.getMessage() for r in caplog.records) == 1
+    with pytest.raises(ValueError, match="header"):
+        LocationModel(b"\x00\x01")
