@@ -10,9 +10,9 @@ Reads the games of ``scripts/gen_location_data.py``, replays every moment of the
 as both strong seats saw it (:func:`gen_location_data.replay` with ``every``), turns it into
 the model's features (:func:`engine.ai.locations.features`) and labels (for every card the
 viewer cannot see, the other seat that holds it), and fits the network by cross-entropy over
-the seats that may hold each card (the ``cannot`` masks), with the plain suits permuted at random (the rules treat
-them alike). A tenth of the games (by deal) is held out; printed per epoch: the held-out
-loss against the uniform choice among the allowed seats, in nats per card.
+the seats that may hold each card (the ``cannot`` masks), with the plain suits permuted at
+random (the rules treat them alike). A tenth of the games (by deal) is held out; printed per
+epoch: the held-out loss against the uniform choice among the allowed seats, in nats per card.
 """
 
 from __future__ import annotations
