@@ -1,0 +1,49 @@
+"""``bench/bench_paired.py`` (issue 14's A/B measurements): its games are the tournament's, and
+the paired difference is taken deal by deal."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from engine.ai import make_player
+from engine.ai.tournament import duplicate_rows
+from engine.settings import Settings
+
+SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "bench_paired.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_paired", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_paired", mod)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_deals_and_results_are_the_tournaments() -> None:
+    bench = _script()
+    got, times = bench._job(("basic", "random", "amsterdam", 5, 2, 5))
+    rows = duplicate_rows(
+        Settings.from_preset("amsterdam"), make_player("basic"), make_player("random"), 5, 2, 5
+    )
+    assert got == [(2 + i, float(r["diff"])) for i, r in enumerate(rows)]  # type: ignore[arg-type]
+    assert len(times) > 0 and all(t >= 0 for t in times)
+
+
+def test_the_paired_difference_is_taken_deal_by_deal_over_the_common_deals() -> None:
+    bench = _script()
+    run = {"a": "x", "diffs": {"0": 10.0, "1": -4.0, "2": 7.0, "3": 1.0}}
+    other = {"a": "y", "diffs": {"1": -6.0, "2": 5.0, "3": -1.0, "9": 100.0}}
+    n, mean, low, high = bench.paired(run, other)
+    assert n == 3  # deal 0 and deal 9 are not in both
+    assert mean == pytest.approx(2.0)
+    assert low == pytest.approx(2.0) and high == pytest.approx(2.0)  # the same gain on each deal
+    assert bench.paired(run, run)[1] == 0.0
+    with pytest.raises(ValueError, match="no deal in common"):
+        bench.paired(run, {"a": "z", "diffs": {"7": 1.0}})
