@@ -3,9 +3,6 @@ the paired difference is taken deal by deal."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -13,17 +10,11 @@ import pytest
 from engine.ai import make_player
 from engine.ai.tournament import duplicate_rows
 from engine.settings import Settings
-
-SCRIPT = Path(__file__).resolve().parents[2] / "bench" / "bench_paired.py"
+from tests.ai.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_paired", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_paired", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("bench/bench_paired.py")
 
 
 def test_the_deals_and_results_are_the_tournaments() -> None:

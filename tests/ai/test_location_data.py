@@ -3,25 +3,16 @@ generated round replays to the strong seats' observations with the true hands.""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from engine.actions import PlayCard
 from engine.cards import Seat
-
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "gen_location_data.py"
+from tests.ai.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_location_data", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_location_data", mod)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("scripts/gen_location_data.py")
 
 
 def test_a_generated_round_replays_to_the_strong_seats_views_with_the_true_hands() -> None:
