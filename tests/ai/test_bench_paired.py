@@ -3,6 +3,8 @@ the paired difference is taken deal by deal."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -38,3 +40,25 @@ def test_the_paired_difference_is_taken_deal_by_deal_over_the_common_deals() -> 
     assert bench.paired(run, run)[1] == 0.0
     with pytest.raises(ValueError, match="no deal in common"):
         bench.paired(run, {"a": "z", "diffs": {"7": 1.0}})
+    with pytest.raises(ValueError, match="differ in seed"):  # deal 1 of another seed
+        bench.paired({**run, "seed": 7}, {**other, "seed": 2026})
+
+
+def test_bad_options_end_before_any_deal_is_played(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _script()
+    out = tmp_path / "run.json"
+    earlier = tmp_path / "earlier.json"
+    earlier.write_text(json.dumps({"a": "strong", "seed": 1, "preset": "amsterdam", "diffs": {}}))
+    for argv, said in [
+        (["--deals", "0"], "at least 1"),
+        (["--a", "nope"], "unknown computer level"),
+        (["--preset", "bridge"], "invalid choice"),
+        (["--against", str(tmp_path / "missing.json")], "No such file"),
+        (["--against", str(earlier)], "differ in seed"),
+    ]:
+        with pytest.raises(SystemExit):
+            bench.main([*argv, "--out", str(out)])
+        assert said in capsys.readouterr().err
+    assert not out.exists()  # nothing was played
