@@ -32,17 +32,17 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.ai import make_player, parse_level
-from engine.ai.tournament import _ci, _pct, duplicate_rows
-from engine.settings import PRESETS, Settings
+from engine.ai import parse_level
+from engine.ai.tournament import _ci, _deal_rows, _pct
+from engine.settings import PRESETS
 
 
 def _job(args: tuple[str, str, str, int, int, int]) -> tuple[list[tuple[int, float]], list[float]]:
-    a, b, preset, seed, lo, hi = args
-    rows = duplicate_rows(
-        Settings.from_preset(preset), make_player(a), make_player(b), seed, lo, hi
-    )
+    """One worker's share (the tournament's :func:`engine.ai.tournament._deal_rows`): every
+    deal's ``(index, a − b)`` and a's decision times in ms."""
+    rows = _deal_rows(args)
     times = [float(t) for r in rows for t in r["times_a"]]  # type: ignore[attr-defined]
+    lo = args[4]
     return [(lo + i, float(r["diff"])) for i, r in enumerate(rows)], times  # type: ignore[arg-type]
 
 
