@@ -33,7 +33,8 @@ async def read_params(request: web.Request) -> dict[str, Any]:
     form = await request.post()
     for key, value in form.items():
         if isinstance(value, web.FileField):
-            params[key] = value.file.read()
+            with value.file:  # large uploads are spooled to a temporary file: close it
+                params[key] = value.file.read()
         else:
             params[key] = value if isinstance(value, str) else bytes(value)
     return params
