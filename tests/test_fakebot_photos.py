@@ -280,13 +280,14 @@ async def test_a_multipart_upload_that_arrives_in_uneven_pieces_is_read_whole() 
             for size in (5, 2**18 + 1000):
                 stream.feed_data(raw[start : start + size])
                 start += size
-                # The reader takes each piece before the next; StreamReader has no event
-                # to await for that, so yield to it until its buffer is empty.
-                while stream._buffer:  # noqa: ASYNC110
+                # The reader takes each piece before the next: yield to it until its
+                # buffer is empty or it waits for more (StreamReader has no event for that).
+                while stream._buffer and stream._waiter is None:  # noqa: ASYNC110
                     await asyncio.sleep(0)
         stream.feed_eof()
 
-    feeder = asyncio.create_task(feed())
-    params = await read_params(request)
-    await feeder
+    async with asyncio.timeout(30):  # a stuck reader fails the test instead of hanging it
+        feeder = asyncio.create_task(feed())
+        params = await read_params(request)
+        await feeder
     assert params == {"chat_id": "42", "photo": picture}
