@@ -35,7 +35,7 @@ from engine.ai import make_player
 from engine.ai.knowledge import FULL, Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.strong import StrongPlayer
-from engine.ai.tournament import _ci, duplicate_rows
+from engine.ai.tournament import ci95, duplicate_rows
 from engine.cards import Seat
 from engine.observe import Observation
 from engine.players import Player
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with multiprocessing.get_context("fork").Pool(w) as pool:
             parts = pool.map(_rows, jobs)
     diffs = [float(r["diff"]) for p in parts for r in p]  # type: ignore[arg-type]
-    mean, lo, hi = _ci(diffs)
+    mean, lo, hi = ci95(diffs)
     print(
         json.dumps(
             {

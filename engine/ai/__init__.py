@@ -35,6 +35,7 @@ Notes for the bot (``bot/computer.py``):
 
 from __future__ import annotations
 
+import argparse
 import ast
 
 from engine.players import Player, RandomPlayer
@@ -67,6 +68,20 @@ def parse_level(spec: str) -> tuple[str, dict[str, object]]:
     if options and level in ("basic", "random"):
         raise ValueError(f"level {level!r} takes no options")
     return level, options
+
+
+def level_arg(spec: str) -> str:
+    """``spec`` unchanged when :func:`parse_level` accepts it: an argparse ``type`` for the
+    command-line tools' level options (tournament, benches), so a bad level is a usage error.
+
+    Raises:
+        argparse.ArgumentTypeError: with :func:`parse_level`'s message.
+    """
+    try:
+        parse_level(spec)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from e
+    return spec
 
 
 def make_player(level: str = "strong", *, deterministic: bool = False) -> Player:
@@ -105,4 +120,4 @@ def make_player(level: str = "strong", *, deterministic: bool = False) -> Player
     return IsmctsPlayer(**options)  # type: ignore[arg-type]
 
 
-__all__ = ["LEVELS", "make_player", "parse_level"]
+__all__ = ["LEVELS", "level_arg", "make_player", "parse_level"]

@@ -45,7 +45,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from engine.ai import LEVELS, make_player, parse_level
+from engine.ai import LEVELS, level_arg, make_player, parse_level
 from engine.cards import SEATS, Seat, Team
 from engine.deal import Deal, deal, round_rng
 from engine.klammern import KlammernScore
@@ -102,8 +102,9 @@ def play_table(
     return out
 
 
-def _deal_rows(args: tuple[str, str, str, int, int, int]) -> list[dict[str, object]]:
-    """Play deals ``lo..hi-1`` on both tables (one worker's share)."""
+def deal_rows(args: tuple[str, str, str, int, int, int]) -> list[dict[str, object]]:
+    """Play deals ``lo..hi-1`` on both tables (one worker's share): ``args`` is ``(a level,
+    b level, preset, seed, lo, hi)``, the rows as :func:`duplicate_rows`'s."""
     a_level, b_level, preset, seed, lo, hi = args
     settings = Settings.from_preset(preset)
     return duplicate_rows(settings, make_player(a_level), make_player(b_level), seed, lo, hi)
@@ -167,14 +168,20 @@ def _summarise(tables: list[TableResult]) -> dict[str, object]:
     }
 
 
-def _pct(xs: list[float], q: float) -> float:
+def percentile(xs: list[float], q: float) -> float:
+    """The ``q`` quantile of ``xs`` (0 < q ≤ 1), nearest rank; 0.0 for no values."""
     if not xs:
         return 0.0
     s = sorted(xs)
     return s[min(len(s) - 1, math.ceil(q * len(s)) - 1)]
 
 
-def _ci(xs: list[float]) -> tuple[float, float, float]:
+def ci95(xs: list[float]) -> tuple[float, float, float]:
+    """``(mean, low, high)`` of ``xs``: the mean ± 1.96 standard errors (0 wide for one value).
+
+    Raises:
+        statistics.StatisticsError: for no values.
+    """
     m = statistics.fmean(xs)
     se = statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
     return m, m - 1.96 * se, m + 1.96 * se
@@ -197,13 +204,13 @@ def run(a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1) ->
     cuts = [deals * k // workers for k in range(workers + 1)]
     jobs = [(a, b, preset, seed, cuts[k], cuts[k + 1]) for k in range(workers)]
     if workers == 1:
-        parts = [_deal_rows(jobs[0])]
+        parts = [deal_rows(jobs[0])]
     else:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            parts = pool.map(_deal_rows, jobs)
+            parts = pool.map(deal_rows, jobs)
     rows = [r for part in parts for r in part]
     diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
-    mean, lo, hi = _ci(diffs)
+    mean, lo, hi = ci95(diffs)
     played = [x for r in rows for x in r["rounds"] if x is not None]  # type: ignore[attr-defined]
     made = [not x["nat"] for x in played]
     a_rounds = [x for x in played if x["a_plays"]]
@@ -229,16 +236,16 @@ def run(a: str, b: str, deals: int, seed: int, preset: str, workers: int = 1) ->
         "made_share_b": share(b_rounds, "nat", False),
         "plays_share_a": round(len(a_rounds) / len(played), 4) if played else 0.0,
         "decision_ms_median": round(statistics.median(ta), 2) if ta else 0.0,
-        "decision_ms_p95": round(_pct(ta, 0.95), 2),
+        "decision_ms_p95": round(percentile(ta, 0.95), 2),
         "decision_ms_max": round(max(ta), 2) if ta else 0.0,
         "decisions": len(ta),
         "b_decision_ms_median": round(statistics.median(tb), 2) if tb else 0.0,
-        "b_decision_ms_p95": round(_pct(tb, 0.95), 2),
+        "b_decision_ms_p95": round(percentile(tb, 0.95), 2),
         "b_decision_ms_max": round(max(tb), 2) if tb else 0.0,
         "seconds": round(time.perf_counter() - start, 1),
     }
     if Settings.from_preset(preset).trump_selection is TrumpSelection.KLAMMERN:
-        pm, plo, phi = _ci([float(r["pdiff"]) for r in rows])  # type: ignore[arg-type]
+        pm, plo, phi = ci95([float(r["pdiff"]) for r in rows])  # type: ignore[arg-type]
         out.update(
             points_diff=round(pm, 2),
             points_ci95_low=round(plo, 2),
@@ -254,8 +261,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     p = argparse.ArgumentParser(prog="python -m engine.ai.tournament", description=__doc__)
     levels = ", ".join(LEVELS)
-    p.add_argument("--a", default="strong", help=f"level ({levels}); e.g. strong:signals=True")
-    p.add_argument("--b", default="basic", help="level, as --a")
+    p.add_argument(
+        "--a", default="strong", type=level_arg, help=f"level ({levels}); e.g. strong:signals=True"
+    )
+    p.add_argument("--b", default="basic", type=level_arg, help="level, as --a")
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--preset", default="amsterdam", choices=sorted(PRESETS))
@@ -264,11 +273,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.deals < 1:
         p.error("--deals must be at least 1")
-    for spec in (args.a, args.b):
-        try:
-            parse_level(spec)
-        except ValueError as e:
-            p.error(str(e))
     r = run(args.a, args.b, args.deals, args.seed, args.preset, args.workers)
     if args.json:
         print(json.dumps(r))

@@ -99,6 +99,19 @@ def test_cli_rejects_a_bad_level_spec(capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         tournament.main(["--a", "strong:play_beta", "--deals", "1"])
     assert "not key=value" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tournament.main(["--b", "nobody", "--deals", "1"])
+    assert "argument --b: unknown computer level 'nobody'" in capsys.readouterr().err
+
+
+def test_level_arg_passes_a_good_spec_and_gives_parse_levels_message() -> None:
+    import argparse
+
+    from engine.ai import level_arg
+
+    assert level_arg("strong:tie_margin=3") == "strong:tie_margin=3"
+    with pytest.raises(argparse.ArgumentTypeError, match="takes no options"):
+        level_arg("basic:x=1")
 
 
 def test_options_play_a_duplicate_match() -> None:
