@@ -23,3 +23,17 @@ def load_script(relative: str) -> ModuleType:
     sys.modules.setdefault(path.stem, mod)
     spec.loader.exec_module(mod)
     return mod
+
+
+def tournament_diffs(a: str, b: str, preset: str, seed: int, lo: int, hi: int) -> list[float]:
+    """The tournament's ``a − b`` of deals ``lo..hi-1`` of ``seed`` (points a round,
+    :func:`engine.ai.tournament.duplicate_rows` with the players of levels ``a`` and ``b``):
+    what a bench that plays the tournament's games must reproduce."""
+    from engine.ai import make_player
+    from engine.ai.tournament import duplicate_rows
+    from engine.settings import Settings
+
+    rows = duplicate_rows(
+        Settings.from_preset(preset), make_player(a), make_player(b), seed, lo, hi
+    )
+    return [float(r["diff"]) for r in rows]  # type: ignore[arg-type]

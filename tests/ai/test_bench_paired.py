@@ -9,10 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from engine.ai import make_player
-from engine.ai.tournament import duplicate_rows
-from engine.settings import Settings
-from tests.ai.scripts import load_script
+from tests.ai.scripts import load_script, tournament_diffs
 
 
 def _script() -> ModuleType:
@@ -22,10 +19,8 @@ def _script() -> ModuleType:
 def test_the_deals_and_results_are_the_tournaments() -> None:
     bench = _script()
     got, times = bench._job(("basic", "random", "amsterdam", 5, 2, 5))
-    rows = duplicate_rows(
-        Settings.from_preset("amsterdam"), make_player("basic"), make_player("random"), 5, 2, 5
-    )
-    assert got == [(2 + i, float(r["diff"])) for i, r in enumerate(rows)]  # type: ignore[arg-type]
+    ref = tournament_diffs("basic", "random", "amsterdam", 5, 2, 5)
+    assert got == [(2 + i, d) for i, d in enumerate(ref)]
     assert len(times) > 0 and all(t >= 0 for t in times)
 
 
