@@ -1,5 +1,6 @@
 """Loading the repository's command-line scripts (``scripts/``, ``bench/``) as modules in
-tests: they are files beside the packages, not installed."""
+tests (they are files beside the packages, not installed), and the tournament's results that
+a bench playing its games must reproduce."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+
+from engine.ai import make_player
+from engine.ai.tournament import duplicate_rows
+from engine.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,10 +34,6 @@ def tournament_diffs(a: str, b: str, preset: str, seed: int, lo: int, hi: int) -
     """The tournament's ``a − b`` of deals ``lo..hi-1`` of ``seed`` (points a round,
     :func:`engine.ai.tournament.duplicate_rows` with the players of levels ``a`` and ``b``):
     what a bench that plays the tournament's games must reproduce."""
-    from engine.ai import make_player
-    from engine.ai.tournament import duplicate_rows
-    from engine.settings import Settings
-
     rows = duplicate_rows(
         Settings.from_preset(preset), make_player(a), make_player(b), seed, lo, hi
     )
