@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import engine.ai.strong as strong_mod
 from engine.actions import Action
 from engine.ai import make_player
-from engine.ai.knowledge import FULL, Knowledge, knowledge
+from engine.ai.knowledge import Knowledge, knowledge, reveal
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.strong import StrongPlayer
 from engine.ai.tournament import ci95, duplicate_rows
@@ -60,23 +60,14 @@ _REVEAL: list[tuple[tuple[int, int, int, int], tuple[int, ...]] | None] = [None]
 
 
 def _revealed_knowledge(obs: Observation) -> Knowledge:
-    """``knowledge`` for a :class:`Revealed` player: the shown seats' hands as sure cards."""
+    """``knowledge`` for a :class:`Revealed` player: the shown seats' hands as sure cards
+    (:func:`engine.ai.knowledge.reveal`)."""
     k = knowledge(obs)
-    reveal = _REVEAL[0]
-    if reveal is None:
+    shown = _REVEAL[0]
+    if shown is None:
         return k
-    hands, seats = reveal
-    must, cannot = list(k.must), list(k.cannot)
-    shown = 0
-    for s in seats:
-        must[s] = hands[s]
-        cannot[s] = FULL & ~hands[s]
-        shown |= hands[s]
-    for s in range(4):
-        if s != k.seat and s not in seats:
-            cannot[s] |= shown
-    m, c = (must[0], must[1], must[2], must[3]), (cannot[0], cannot[1], cannot[2], cannot[3])
-    return Knowledge(k.seat, k.hand, k.played, k.counts, c, m, k.unknown & ~shown)
+    hands, seats = shown
+    return reveal(k, hands, seats)
 
 
 setattr(strong_mod, "knowledge", _revealed_knowledge)  # noqa: B010 (the shown hands)

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from engine.actions import Action, PlayCard
 from engine.ai import level_arg, make_player
 from engine.ai.basic import legal_cards
-from engine.ai.knowledge import FULL, Knowledge, knowledge
+from engine.ai.knowledge import knowledge, reveal
 from engine.ai.strong import StrongPlayer
 from engine.ai.tournament import ci95, duplicate_rows
 from engine.cards import Seat
@@ -54,27 +54,14 @@ Row = tuple[str, str, int, int, float]
 _ORACLE = StrongPlayer(max_worlds=1, node_budget=None, time_budget_ms=None, tie_margin=0.0)
 
 
-def open_knowledge(obs: Observation, hands: Sequence[int]) -> Knowledge:
-    """``obs.seat``'s :class:`Knowledge` with every other hand shown: ``hands`` are the true
-    remaining hands (masks, seats 0..3), so exactly one world is consistent with it."""
-    k = knowledge(obs)
-    must = tuple(hands[s] if s != k.seat else k.hand for s in range(4))
-    cannot = tuple(0 if s == k.seat else FULL & ~hands[s] for s in range(4))
-    return Knowledge(
-        k.seat,
-        k.hand,
-        k.played,
-        k.counts,
-        (cannot[0], cannot[1], cannot[2], cannot[3]),
-        (must[0], must[1], must[2], must[3]),
-        0,
-    )
-
-
 def oracle_values(obs: Observation, hands: Sequence[int]) -> dict[int, float]:
     """The double-dummy value of every legal card of ``obs`` in the true deal ``hands``, as
-    strong's utility for the viewer's team (module docstring), points."""
-    ev = _ORACLE.evaluate(obs, open_knowledge(obs, hands), random.Random(0))
+    strong's utility for the viewer's team (module docstring), points: strong's evaluation with
+    every other hand shown (:func:`engine.ai.knowledge.reveal`), so its one world is the deal."""
+    assert obs.seat is not None
+    me = int(obs.seat)
+    shown = reveal(knowledge(obs), hands, [s for s in range(4) if s != me])
+    ev = _ORACLE.evaluate(obs, shown, random.Random(0))
     return ev.values
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
 
-from engine.ai import tournament
+from engine.ai import level_arg, tournament
 from engine.ai.strong import StrongPlayer
 from engine.players import Player, RandomPlayer
 from engine.round import RoundState
@@ -105,10 +106,6 @@ def test_cli_rejects_a_bad_level_spec(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_level_arg_passes_a_good_spec_and_gives_parse_levels_message() -> None:
-    import argparse
-
-    from engine.ai import level_arg
-
     assert level_arg("strong:tie_margin=3") == "strong:tie_margin=3"
     with pytest.raises(argparse.ArgumentTypeError, match="takes no options"):
         level_arg("basic:x=1")
