@@ -157,7 +157,7 @@ def test_revealed_seats_hold_their_true_hands_and_all_three_leave_one_deal() -> 
     assert partner.cannot[E] & true[N] == true[N] and partner.cannot[W] & true[N] == true[N]
     assert partner.unknown == k.unknown & ~true[N]
     assert partner.must[S] == k.hand and partner.cannot[S] == 0
-    everyone = reveal(k, true, [int(N), E, W, S])  # the viewer's own seat is ignored
+    everyone = reveal(k, true, [int(N), int(E), int(W), int(S)])  # the viewer's own seat is ignored
     assert everyone.unknown == 0
     assert enumerate_worlds(WorldSampler(everyone), 10) == [true]
     assert WorldSampler(k).total > 1
