@@ -10,23 +10,30 @@ between): that is the information-set reasoning at the root that αμ and EPIMC 
 
 The bench plays the tournament's duplicate games (:func:`engine.ai.tournament.duplicate_rows`,
 ``strong`` searching by its node budget only, so the games are deterministic, against
-``--b``) and, at every decision where strong searched, takes the very worlds it solved and
-follows each legal card one decision deep (:func:`engine.ai.dd.solve_next`: the others'
-double-dummy replies, then the value of each of strong's next cards). Two aggregations of the
-same worlds, each distinct world counted once, in strong's utility (the round score,
-``rules.md`` §6, as :class:`engine.ai.strong.StrongPlayer`):
+``--b``) and, at every decision where strong searched, takes the very worlds it solved, with
+their weights (:attr:`engine.ai.strong.Evaluation.weights`), and follows each legal card one
+decision deep (:func:`engine.ai.dd.solve_next`: the others' double-dummy replies, then the
+value of each of strong's next cards). Two aggregations of the same weighted worlds, in
+strong's utility (the round score, ``rules.md`` §6, as :class:`engine.ai.strong.StrongPlayer`):
 
-* **PIMC**: the mean over worlds of the card's value (the best next card per world);
-* **information set**: worlds grouped by the replies; per group one next card, the best
-  on the group's sum; the card's value is the sum over groups, / worlds.
+* **PIMC**: the weighted mean of the card's value (the best next card per world); this is
+  strong's own evaluation, and the bench checks that it is;
+* **information set**: worlds grouped by the replies (the player's hand is the same in
+  every world, so the replies are what it sees); per group one next card, the best on the
+  group's weighted sum; the card's value is the sum over groups / the weights' sum.
 
-Printed (and with ``--out`` written as JSON): the decisions measured; how many the second
-aggregation would play another card in (``changed``); the PIMC value given up by that card
-(``loss``, points, 0 or more); the largest per-card overestimate that fusion puts into PIMC's
-values (``gap``, points, 0 or more: max over cards of PIMC − information set); and the share
-of (world, card) pairs whose next decision is shared with another world (``shared``:
-how much room the grouping has). By cards left: more than 23 (where the budget binds) and 23
-or fewer. Klaverjassen presets only (Klammern's utility has a win bonus; ``ValueError``).
+Each decision is then made twice by strong's own rule (the best value, or the rule card
+within the tie margin): on the PIMC values (the card strong plays) and on the information
+set's. Printed (and with ``--out`` written as JSON), means over the decisions: ``changed``,
+the share where the two cards differ; ``loss``, PIMC's value of strong's card minus that
+of the other card (points; negative where the tie rule chose a card PIMC values lower);
+``gap``, how much fusion overestimates the card strong plays (PIMC − information set,
+points, 0 or more) and ``gap_max``, the same for the card where it is largest;
+``shared``, the share of (world, card) pairs whose next decision another world shares (how
+much room the grouping has). Where replies tie, the solver's choice among them can split
+worlds a player could not tell apart, so ``shared`` and the gaps are lower bounds. By cards
+left: more than 23 (where the budget binds) and 23 or fewer. Klaverjassen presets only
+(Klammern's utility has a win bonus; ``ValueError``).
 """
 
 from __future__ import annotations
@@ -38,7 +45,8 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from engine.ai import dd, level_arg, make_player
@@ -50,26 +58,32 @@ from engine.observe import Observation
 from engine.settings import PRESETS, RoemMode, Settings
 
 Row = dict[str, float]
-"""One decision: ``cards_left``, ``worlds``, ``changed`` (0/1), ``loss``, ``gap`` (points)
-and ``shared`` (0..1), as the module docstring says."""
+"""One decision: ``cards_left``, ``worlds``, ``changed`` (0/1), ``loss``, ``gap``,
+``gap_max`` (points) and ``shared`` (0..1), as the module docstring says."""
 
 
 def aggregate(
-    plays: Sequence[dict[int, dd.NextPlay]], utility: Any
+    plays: Sequence[dict[int, dd.NextPlay]],
+    utility: Callable[[int], float],
+    weights: Sequence[float] | None = None,
 ) -> tuple[dict[int, float], dict[int, float], float]:
     """The two aggregations of the module docstring over the worlds' :func:`dd.solve_next`
-    plays: ``(pimc, infoset, shared)``, card → mean utility each (``utility(value)`` turns a
-    solver value into the player's utility), and the share of (world, card) pairs in a group
-    of two or more worlds. Raises ValueError on no worlds."""
+    plays, each world with its weight (``weights``, as :class:`Evaluation`'s; None: 1 each):
+    ``(pimc, infoset, shared)``, card → weighted mean utility each (``utility(value)`` turns
+    a solver value into the player's utility), and the share of (world, card) pairs in a group
+    of two or more worlds. Raises ValueError on no worlds or a weight per world missing."""
     if not plays:
         raise ValueError("no worlds")
+    ws = [1.0] * len(plays) if weights is None else list(weights)
+    if len(ws) != len(plays):
+        raise ValueError("one weight per world")
     pimc: dict[int, float] = defaultdict(float)
     alone: dict[int, float] = defaultdict(float)
     groups: dict[tuple[int, tuple[int, ...]], dict[int, float]] = {}
     sizes: dict[tuple[int, tuple[int, ...]], int] = defaultdict(int)
-    for world in plays:
+    for world, wt in zip(plays, ws, strict=True):
         for card, p in world.items():
-            u = utility(p.value)
+            u = wt * utility(p.value)
             pimc[card] += u
             if not p.next_values:
                 alone[card] += u
@@ -78,16 +92,16 @@ def aggregate(
             sizes[key] += 1
             g = groups.setdefault(key, defaultdict(float))
             for b, v in p.next_values.items():
-                g[b] += utility(v)
+                g[b] += wt * utility(v)
     infoset = dict(alone)
     for (card, _), g in groups.items():
         infoset[card] = infoset.get(card, 0.0) + max(g.values())
-    n = len(plays)
+    total = sum(ws)
     pairs = sum(len(w) for w in plays)
     shared = sum(s for s in sizes.values() if s > 1) / pairs
     return (
-        {c: v / n for c, v in pimc.items()},
-        {c: v / n for c, v in infoset.items()},
+        {c: v / total for c, v in pimc.items()},
+        {c: v / total for c, v in infoset.items()},
         shared,
     )
 
@@ -116,11 +130,15 @@ class Measured(StrongPlayer):
             dd.solve_moves = solve_moves  # type: ignore[assignment]
         calls = calls[: ev.worlds]  # a world abandoned part-way is not used
         if calls:
-            self.rows.append(self._measure(obs, calls))
+            self.rows.append(self._measure(obs, k, ev, calls))
         return ev
 
     def _measure(
-        self, obs: Observation, calls: list[tuple[tuple[Any, ...], dict[str, Any]]]
+        self,
+        obs: Observation,
+        k: Knowledge,
+        ev: Evaluation,
+        calls: list[tuple[tuple[Any, ...], dict[str, Any]]],
     ) -> Row:
         assert obs.seat is not None and obs.maker is not None
         me = int(obs.seat) % 2
@@ -136,15 +154,18 @@ class Measured(StrongPlayer):
         def utility(v: int) -> float:
             return _utility(v, objective, False, playing, me, total_est, 1)
 
-        pimc, infoset, shared = aggregate(plays, utility)
-        best = max(pimc, key=lambda c: (pimc[c], -c))
-        pick = max(infoset, key=lambda c: (infoset[c], -c))
+        pimc, infoset, shared = aggregate(plays, utility, ev.weights)
+        if any(abs(pimc[c] - v) > 1e-6 for c, v in ev.values.items()):
+            raise AssertionError("the worlds recorded are not the worlds strong evaluated")
+        card = self._pick(obs, k, ev)
+        pick = self._pick(obs, k, replace(ev, values=infoset))
         return {
             "cards_left": float(sum(obs.hand_counts)),
             "worlds": float(len(plays)),
-            "changed": float(best != pick),
-            "loss": pimc[best] - pimc[pick],
-            "gap": max(pimc[c] - infoset[c] for c in pimc),
+            "changed": float(card != pick),
+            "loss": ev.values[card] - ev.values[pick],
+            "gap": ev.values[card] - infoset[card],
+            "gap_max": max(ev.values[c] - infoset[c] for c in ev.values),
             "shared": shared,
         }
 
@@ -177,7 +198,7 @@ def summary(rows: Sequence[Row]) -> dict[str, dict[str, float]]:
             "changed": sum(r["changed"] for r in rs) / n if n else 0.0,
             "loss": sum(r["loss"] for r in rs) / n if n else 0.0,
             "gap": sum(r["gap"] for r in rs) / n if n else 0.0,
-            "gap_max": max((r["gap"] for r in rs), default=0.0),
+            "gap_max": sum(r["gap_max"] for r in rs) / n if n else 0.0,
             "shared": sum(r["shared"] for r in rs) / n if n else 0.0,
             "worlds": sum(r["worlds"] for r in rs) / n if n else 0.0,
         }

@@ -86,12 +86,16 @@ class Evaluation:
         nodes: solver nodes used.
         win_share: share of worlds in which the viewer's team wins the round with its best
             card (made for the playing team, nat for the defenders; Klammern: §9.8).
+        weights: each evaluated world's weight, in the order solved (how often resampling
+            drew it, or its likelihood among enumerated worlds; 1 for a plain draw):
+            ``values`` are the means under these weights.
     """
 
     values: dict[int, float]
     worlds: int
     nodes: int
     win_share: float
+    weights: tuple[float, ...] = ()
 
 
 class StrongPlayer:
@@ -368,6 +372,7 @@ class StrongPlayer:
             else start + HARD_FACTOR * self.time_budget_ms / 1000
         )
 
+        used: list[float] = []
         for w in range(n_worlds):
             if done:
                 # Predict the next world's cost from the mean and the last one (costs within a
@@ -400,6 +405,7 @@ class StrongPlayer:
             last_nodes = res.nodes
             done += 1
             wt = weights[w] if weights is not None else 1.0
+            used.append(wt)
             weight_sum += wt
             best_u = -1e9
             for card, v in res.values.items():
@@ -412,7 +418,9 @@ class StrongPlayer:
         if not done:
             return Evaluation({}, 0, nodes, 0.0)
         values = {c: s / weight_sum for c, s in sums.items()}
-        return Evaluation(values, done, nodes, wins / weight_sum if weight_sum else 0.0)
+        return Evaluation(
+            values, done, nodes, wins / weight_sum if weight_sum else 0.0, tuple(used)
+        )
 
 
 def _utility(

@@ -7,6 +7,7 @@ import math
 import random
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -101,6 +102,10 @@ def test_endgame_values_are_the_exact_average_over_all_worlds(
         for c, v in res.values.items():
             sums[c] = sums.get(c, 0.0) + weight[hands] * (v if me == 0 else -v)
     expected = {c: s / sum(weight.values()) for c, s in sums.items()}
+    # the weights it reports are the worlds' (relative: the largest is 1), one per world
+    assert len(ev.weights) == ev.worlds
+    top = max(weight.values())
+    assert sorted(ev.weights) == pytest.approx(sorted(w / top for w in weight.values()))
     assert set(expected) == set(ev.values)
     for c, value in expected.items():
         assert abs(value - ev.values[c]) < 1e-6
