@@ -171,15 +171,15 @@ def test_root_and_per_card_values_are_consistent(
     tricks_left=st.integers(2, 4),
     objective=st.sampled_from(["diff", "score"]),
     playing=st.integers(0, 1),
+    backend=st.sampled_from(BACKENDS),
 )
 def test_solve_next_keeps_the_value_along_its_line(
-    seed: int, tricks_left: int, objective: str, playing: int
+    seed: int, tricks_left: int, objective: str, playing: int, backend: str
 ) -> None:
     """``solve_next`` (bench_fusion's measure): each card's value is solve_moves's; the replies
     are legal, each is a best card of its seat (its child keeps the value), they are the
     other seats' until the same player is to move again; and the player's best next card
     is worth the card's value (§4.5 duties and §6 scoring, as the solver's)."""
-    backend = "c" if "c" in BACKENDS else "python"
     eg = ref.random_endgame(random.Random(seed), tricks_left)
     if eg.rule == "klammern":
         objective = "diff"
