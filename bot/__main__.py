@@ -75,15 +75,45 @@ class RedactingFormatter(logging.Formatter):
         return text.replace(self._secret, "<token>") if self._secret else text
 
 
+QUIET_LOGGERS = {
+    "httpx": logging.WARNING,
+    "apscheduler": logging.WARNING,
+    "telegram": logging.INFO,
+    "httpcore": logging.INFO,
+    "aiosqlite": logging.INFO,
+}
+"""Libraries whose debug lines carry secrets or players' texts, and the lowest level they log
+at whatever ``LOG_LEVEL`` says: httpx logs every request URL (the token); PTB's debug lines
+show every update received (webhook or polling, with the messages' texts), every call's
+parameters (texts, and ``setWebhook``'s secret) and a wrong webhook secret as sent;
+aiosqlite's show every statement's parameters (the daily's secret); httpcore's show the
+connections' traffic."""
+
+MAX_WEBHOOK_BODY = 1 << 20
+"""Largest webhook request body (bytes) the bot reads: a bigger one is refused from its
+``Content-Length`` (or as soon as a chunked body passes it) before it is read, so a stranger
+cannot fill the memory with large POSTs (Telegram's updates are far smaller)."""
+
+
 def configure_logging(level_name: str, token: str) -> None:
     """Log to stderr at ``level_name`` (an unknown name means INFO) with the token redacted;
-    httpx (which logs every request URL, token included) and APScheduler only from WARNING."""
+    the libraries of :data:`QUIET_LOGGERS` never below their level there, so no secret and no
+    player's text reaches the log at any level."""
     level = logging.getLevelNamesMapping().get(level_name.upper(), logging.INFO)
     handler = logging.StreamHandler()
     handler.setFormatter(RedactingFormatter(LOG_FORMAT, token))
     logging.basicConfig(level=level, handlers=[handler])
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    for name, lowest in QUIET_LOGGERS.items():
+        logging.getLogger(name).setLevel(max(level, lowest))
+
+
+def limit_webhook_body(max_bytes: int = MAX_WEBHOOK_BODY) -> None:
+    """Make every tornado ``HTTPServer`` of this process (PTB's webhook server builds one)
+    refuse request bodies over ``max_bytes`` before reading them (tornado's
+    ``max_body_size``: the connection is closed on a too long ``Content-Length``)."""
+    from tornado.httpserver import HTTPServer
+
+    HTTPServer.configure(None, max_body_size=max_bytes)
 
 
 async def connect(
@@ -197,6 +227,7 @@ def main() -> int:
         if config.webhook_url:
             assert config.webhook_secret is not None  # the config refuses a URL without one
             listen, port = config.webhook_address
+            limit_webhook_body()
             app.run_webhook(
                 listen=listen,
                 port=port,

@@ -50,7 +50,7 @@ from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.render import messages
-from bot.service import GameService
+from bot.service import GameService, TableLimits
 from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,11 @@ def build_application(
                 )
         else:
             service.scheduler = _scheduler(app)
+        service.limits = TableLimits(
+            config.max_tables_per_player,
+            config.max_open_tables,
+            config.lobby_idle_minutes * 60,
+        )
         service.daily_config = _daily_config(config)
         service.timezone = config.daily_timezone
         service.spawn = spawn

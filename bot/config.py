@@ -107,6 +107,12 @@ class BotConfig(DatabaseSettings):
         timer_sweep_seconds: ``TIMER_SWEEP_SECONDS``: on PostgreSQL, how often a worker
             looks for turn timers that are due, whichever worker armed them (claimed in the
             database, so each runs once), 0.1 to 60; SQLite: timers are jobs in the process.
+        max_tables_per_player: ``MAX_TABLES_PER_PLAYER``: group tables (lobbies and running
+            games) one person may have opened at once, 1 to 100.
+        max_open_tables: ``MAX_OPEN_TABLES``: open tables of the whole bot (group and
+            private, dailies included), 1 to 100000; ``/klaverjas`` beyond it is refused.
+        lobby_idle_minutes: ``LOBBY_IDLE_MINUTES``: a lobby nobody changed for this long
+            closes itself and the group is told, 0.05 to 10080 (a week).
     """
 
     telegram_bot_token: SecretStr
@@ -127,6 +133,9 @@ class BotConfig(DatabaseSettings):
     webhook_secret: SecretStr | None = None
     bot_workers: int = Field(default=1, ge=1, le=64)
     timer_sweep_seconds: float = Field(default=1.0, ge=0.1, le=60)
+    max_tables_per_player: int = Field(default=3, ge=1, le=100)
+    max_open_tables: int = Field(default=500, ge=1, le=100_000)
+    lobby_idle_minutes: float = Field(default=30.0, ge=0.05, le=10_080)
 
     @field_validator("webhook_url")
     @classmethod

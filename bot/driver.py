@@ -73,8 +73,12 @@ class TableDriver:
             self.wake(out.game_id)
 
     async def _ended(self, out: Outcome) -> None:
-        """After a game's end was shown: the ``after_end`` hook."""
-        if out.ended and out.ok and out.game_id is not None and self._after_end is not None:
+        """After a game's end was shown: the presenter forgets the game, then the
+        ``after_end`` hook."""
+        if not (out.ended and out.ok and out.game_id is not None):
+            return
+        self.presenter.forget(out.game_id)
+        if self._after_end is not None:
             await self._after_end(out.game_id)
 
     def wake(self, game_id: int) -> None:

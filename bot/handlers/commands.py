@@ -53,6 +53,9 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         )
         reply(update, context, rendered, game_id=out.game_id, to=there)
         return
+    if isinstance(out.refusal, Refusal):  # too many open tables
+        reply(update, context, refusal_text(tr, out.refusal))
+        return
     if chat.type == ChatType.PRIVATE:
         reply(update, context, messages.solo_started(tr), quote=False)
     await data.driver.submit(out)

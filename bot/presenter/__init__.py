@@ -67,7 +67,7 @@ class Presenter(HandsOps):
     async def _present(self, view: TableView, out: Outcome) -> None:
         table = view.table
         if out.stopped:
-            await self._stopped(view, out.actor)
+            await self._stopped(view, out.actor, out.details.get("idle_minutes"))
             return
         if table.row.status is GameStatus.ABANDONED:
             return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
@@ -233,13 +233,21 @@ class Presenter(HandsOps):
         self._show_table_content(table, shown, fresh=True, final=True, keep_old=keep_old)
         self._close_hands(view, messages.game_finished_notice)
 
-    async def _stopped(self, view: TableView, actor: int | None) -> None:
+    async def _stopped(
+        self, view: TableView, actor: int | None, idle_minutes: int | None = None
+    ) -> None:
         """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
         message (the sheet so far as a picture, without a winner) and in every player's hand
-        message. Nothing shown later changes that last word (issue 9 item 1)."""
+        message. Nothing shown later changes that last word (issue 9 item 1).
+        ``idle_minutes``: the bot closed a lobby nobody started in that time."""
         table, tr = view.table, view.group_tr()
         name = view.name(actor)
         if table.state is None:
+            if idle_minutes is not None:
+                # A new message (the old lobby goes): the group hears it.
+                text = messages.lobby_idle_closed(tr, idle_minutes)
+                self._show_table(table, Rendered(text), fresh=True, final=True)
+                return
             self._show_table(table, Rendered(messages.lobby_cancelled(tr, name)), final=True)
             return
         text = messages.game_stopped(tr, name)

@@ -3,10 +3,11 @@ surfaces' keys and the little state kept between outcomes."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Iterable
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
+from bot.keyed import KeyedLocks
 from bot.outbox import Job, Outbox, SurfaceKey
 from bot.service import TableView
 from bot.taps import DeepLink
@@ -64,7 +65,7 @@ class PresenterBase:
         self.pictures = pictures
         self.outbox = outbox
         self.bot_username = bot_username
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()
         self._warned: set[tuple[int, int]] = set()
         """(game, seat) whose player blocked the bot and was told so in the group."""
         self._notes: dict[int, str] = {}
@@ -83,11 +84,19 @@ class PresenterBase:
         """The link that opens the private chat with ``/start <payload>``."""
         return f"https://t.me/{self.bot_username}?start={payload}"
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        lk = self._locks.get(game_id)
-        if lk is None:
-            lk = self._locks[game_id] = asyncio.Lock()
-        return lk
+    def _lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """Serialize the drawing of one game (the lock goes when nobody holds it)."""
+        return self._locks(game_id)
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept in memory about ``game_id`` once its end was shown: its notes,
+        warnings, ``/stop`` prompts and turn reminders (a reminder still queued is
+        withdrawn). Memory stays flat however many games were played."""
+        self._notes.pop(game_id, None)
+        self._stop_prompts.pop(game_id, None)
+        self._warned = {k for k in self._warned if k[0] != game_id}
+        for key in [k for k in self._reminders if k[0] == game_id]:
+            self.outbox.withdraw(self._reminders.pop(key))
 
     def _record_table(self, game_id: int) -> Callable[[int], Awaitable[None]]:
         async def record(message_id: int) -> None:

@@ -161,6 +161,17 @@ def lobby_cancelled(tr: Translator, by_name: str) -> str:
     return tr.gettext("{name} closed the table.").format(name=bold(esc(shorten(by_name))))
 
 
+def lobby_idle_closed(tr: Translator, minutes: int) -> str:
+    """The bot closed a lobby that nobody started within ``minutes``."""
+    return tr.ngettext(
+        "Nobody started the game within {n} minute, so I closed the table. "
+        "Open a new one with /klaverjas.",
+        "Nobody started the game within {n} minutes, so I closed the table. "
+        "Open a new one with /klaverjas.",
+        minutes,
+    ).format(n=minutes)
+
+
 def game_started(tr: Translator, settings: Settings, players: Sequence[Player]) -> str:
     """Posted in the group when the game starts: the rules, the teams, where the cards are."""
     ns = bold(team_html(tr, players, Team.NS))

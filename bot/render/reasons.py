@@ -349,6 +349,16 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.NEED_FOUR_PLAYERS: tr.gettext(
             "Four players are needed: fill the empty seats or add computer players."
         ),
+        Refusal.NEED_A_PERSON: tr.gettext(
+            "At least one person must sit at a group table. To practise against three "
+            "computers, send me /klaverjas in a private chat."
+        ),
+        Refusal.TOO_MANY_TABLES: tr.gettext(
+            "You already have the most open tables one person may have: finish or close one first."
+        ),
+        Refusal.BOT_FULL: tr.gettext(
+            "All my tables are taken right now: try again when a game has finished."
+        ),
         Refusal.CREATOR_OR_ADMIN_ONLY: tr.gettext(
             "Only the player who opened the table or a group admin may do that."
         ),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_seats, snapshot
 from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
-from bot.service.lobby import IsAdmin, LobbyOps, next_setting
+from bot.service.lobby import IsAdmin, LobbyOps, TableLimits, next_setting
 from bot.service.people import PeopleOps
 from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
@@ -46,6 +46,7 @@ __all__ = [
     "NamedLine",
     "PersonStats",
     "ServiceCore",
+    "TableLimits",
     "TableView",
     "TipAnswer",
     "active_seats",

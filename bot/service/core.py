@@ -7,7 +7,6 @@ No Telegram calls and no text: callers get :class:`~bot.outcome.Outcome` values.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 import random
@@ -18,6 +17,7 @@ from typing import Any
 
 from bot.computer import ComputerPlayers
 from bot.i18n import DEFAULT_LANGUAGE, resolve_language
+from bot.keyed import KeyedLocks, LruDict
 from bot.outcome import Outcome
 from bot.service.view import TableView
 from bot.tables import Table, TableSettings
@@ -32,6 +32,10 @@ from storage import Game, GameStatus, MessageRef, Repository, SeatKind, TurnTime
 Scheduler = Callable[[int, int, float], Awaitable[object] | None]
 """``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then (a
 JobQueue job in this process, or the wake time stored for every worker's sweep)."""
+
+GAME_CACHE = 512
+"""Open games whose engine state is kept in memory (the least recently used is replayed from
+its log when it is needed again)."""
 
 REMINDER_LEAD = 20
 """Seconds before the deadline at which the player is reminded (at most half the turn time)."""
@@ -65,8 +69,10 @@ class ServiceCore:
         self.default_language = default_language
         self.clock = clock
         self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(62))
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, tuple[int, GameState]] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._cache: LruDict[int, tuple[int, GameState]] = LruDict(GAME_CACHE)
+        """game → (actions, engine state) of open games only, the most recently used
+        :data:`GAME_CACHE` (a finished game is dropped at its end and never cached again)."""
         self.scheduler: Scheduler | None = None
         self.computer_watch = 0.0
         """Seconds after which a computer's pending turn counts as a timer (0: never). Set
@@ -79,11 +85,9 @@ class ServiceCore:
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """Serialize work on one game (never a global lock): this process's lock, then the
         repository's lock across processes (:meth:`storage.Repository.game_lock`; several
-        workers on one PostgreSQL, issue 12)."""
-        lk = self._locks.get(game_id)
-        if lk is None:
-            lk = self._locks[game_id] = asyncio.Lock()
-        async with lk, self.repo.game_lock(game_id):
+        workers on one PostgreSQL, issue 12). The lock is dropped once nobody holds or
+        awaits it (:class:`bot.keyed.KeyedLocks`)."""
+        async with self._locks(game_id), self.repo.game_lock(game_id):
             yield
 
     async def _arm(self, game_id: int, version: int, at: float) -> None:
@@ -105,21 +109,25 @@ class ServiceCore:
 
     async def _table(self, row: Game) -> Table:
         """The engine state of a stored row: replayed from the log once, then kept in memory
-        while the game runs (keyed by the number of actions, so a newer row replays again)."""
+        while the game runs (keyed by the number of actions, so a newer row replays again).
+        A game that is over is replayed on every load and never cached (an old game's link
+        or sheet must not fill the memory)."""
         settings = TableSettings.from_json(row.settings)
         if row.snapshot in (None, "{}"):  # never left the lobby
             return Table(row, settings, None)
-        cached = self._cache.get(row.game_id)
+        cached = self._cache.get(row.game_id) if row.status.is_open else None
         if cached is not None and cached[0] == row.action_count:
             return Table(row, settings, cached[1])
         actions = await self.repo.get_actions(row.game_id)
         state = replay_actions(settings.rules, row.seed, actions)
-        self._cache[row.game_id] = (row.action_count, state)
+        if row.status.is_open:
+            self._cache.put(row.game_id, (row.action_count, state))
         return Table(row, settings, state)
 
     def _forget(self, game_id: int) -> None:
-        """Drop the in-memory state of a game that ended (keeps memory flat over time)."""
-        self._cache.pop(game_id, None)
+        """Drop the in-memory state of a game that ended (keeps memory flat over time);
+        the concerns that keep more per game extend it."""
+        self._cache.pop(game_id)
 
     # --- the presenter's view and its message ids ------------------------------------------
 
@@ -201,7 +209,7 @@ class ServiceCore:
             now=self.clock(),
             timeouts=timeouts,
         )
-        self._cache[table.game_id] = (table.row.action_count + len(actions), state)
+        self._cache.put(table.game_id, (table.row.action_count + len(actions), state))
         out.ended = out.ended or state.is_over
         if state.is_over:
             self._forget(table.game_id)

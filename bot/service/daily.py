@@ -152,6 +152,11 @@ class DailyOps(StatsOps, LobbyOps):
             return self.daily_config.level, True
         return super().computer_kind(table)
 
+    def _forget(self, game_id: int) -> None:
+        """Also forget whether the ended game was a ranked attempt."""
+        super()._forget(game_id)
+        self.__dict__.get("_ranked", {}).pop(game_id, None)
+
     async def tips_on(self, table: Table) -> bool:
         """A daily has the tip button (issue 14) in an unranked attempt only, never in the
         ranked one (the first of the day, whose result goes on the board)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
@@ -27,13 +27,34 @@ from engine.game import GameState
 from engine.settings import PRESETS, Settings, Variant
 from storage import GameStatus, Occupant, OpenGameExists, SeatKind, StaleVersion
 
+
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """How many tables may be open and how long a lobby waits (``bot.config``).
+
+    Attributes:
+        per_creator: open group tables one person may have opened (lobbies and running games).
+        total: open tables of the whole bot (group and private tables, dailies included);
+            ``/klaverjas`` beyond it is refused until one ends.
+        lobby_idle: seconds after its last change at which a lobby nobody started closes
+            itself (the group is told).
+    """
+
+    per_creator: int = 3
+    total: int = 500
+    lobby_idle: float = 1800.0
+
+
 IsAdmin = Callable[[], Awaitable[bool]]
 """Asks Telegram (lazily, only when a permission depends on it) whether the tapper is an admin
 of the chat."""
 
 
 class LobbyOps(SeatOps):
-    """Opening tables and the lobby (see :class:`bot.service.GameService`)."""
+    """Opening tables and the lobby (see :class:`bot.service.GameService`); ``limits``: the
+    caps on open tables and the lobby's idle time (set by the app)."""
+
+    limits: TableLimits = TableLimits()
 
     async def open_table(
         self,
@@ -78,6 +99,7 @@ class LobbyOps(SeatOps):
             )
         except OpenGameExists as exc:  # two /klaverjas at the same moment
             return refused(Refusal.TABLE_EXISTS, exc.game_id)
+        await self._arm(row.game_id, row.version, now + self.limits.lobby_idle)
         return Outcome(game_id=row.game_id, lobby=True)
 
     def _defaults(self, stored: str | None) -> TableSettings:
@@ -155,6 +177,8 @@ class LobbyOps(SeatOps):
                     return refused(Refusal.NOT_IN_GAME, gid)
                 if not table.full:
                     return refused(Refusal.NEED_FOUR_PLAYERS, gid)
+                if not table.humans():  # four computers: only the private practice table
+                    return refused(Refusal.NEED_A_PERSON, gid)
                 return await self._start(table)
             case Cancel():
                 if not await may_manage():
@@ -162,6 +186,25 @@ class LobbyOps(SeatOps):
                 return await self._abandon(table, user_id)
             case _:
                 assert_never(tap)
+
+    async def close_idle_lobby(self, table: Table) -> Outcome:
+        """The lobby's timer woke (lock held): a lobby unchanged for
+        :attr:`TableLimits.lobby_idle` seconds is closed by the bot (the outcome's
+        ``details["idle_minutes"]`` for the group's message); a younger one sets its timer
+        for the rest. Anything else than a lobby: nothing happens."""
+        gid = table.game_id
+        if table.row.status is not GameStatus.LOBBY:
+            return Outcome(game_id=gid)
+        due = table.row.updated_at + self.limits.lobby_idle
+        if self.clock() < due - 0.05:
+            await self._arm(gid, table.version, due)
+            return Outcome(game_id=gid)
+        try:
+            out = await self._abandon(table, None)
+        except StaleVersion:  # changed meanwhile: its next timer decides
+            return Outcome(game_id=gid)
+        out.details["idle_minutes"] = max(1, round(self.limits.lobby_idle / 60))
+        return out
 
     async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
         """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the

@@ -13,11 +13,12 @@ ended, the same code path, so the numbers are the same.
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
 from bot.daily import day_of, month_start, streaks
+from bot.keyed import KeyedLocks
 from bot.service.core import ServiceCore
 from bot.standings import (
     PlayerStats,
@@ -40,7 +41,11 @@ log = logging.getLogger(__name__)
 
 
 async def record_ended(
-    repo: Repository, game_id: int, *, now: float, lock: asyncio.Lock | None = None
+    repo: Repository,
+    game_id: int,
+    *,
+    now: float,
+    lock: AbstractAsyncContextManager[None] | None = None,
 ) -> bool:
     """Record the stored, ended game ``game_id`` in the statistics (module docstring); False
     when there is nothing to record (unknown, still open, or recorded already). ``lock``:
@@ -59,7 +64,7 @@ async def record_ended(
     record = game_record(row, state)
     if state is None:
         record = GameRecord(record.game_id, record.chat_id, record.status, record.ended_at)
-    async with lock or asyncio.Lock():
+    async with lock or nullcontext():
         current = await repo.ratings(row.chat_id) if is_rated(record.results) else {}
         return await repo.record_game(record, rate_game(record.results, current), now=now)
 
@@ -108,9 +113,10 @@ class StatsOps(ServiceCore):
 
     timezone: str = "Europe/Amsterdam"
 
-    def _ratings_lock(self, chat_id: int) -> asyncio.Lock:
-        locks: dict[int, asyncio.Lock] = self.__dict__.setdefault("_rating_locks", {})
-        return locks.setdefault(chat_id, asyncio.Lock())
+    def _ratings_lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
+        """The lock of ``chat_id``'s ratings (dropped when nobody holds or awaits it)."""
+        locks: KeyedLocks[int] = self.__dict__.setdefault("_rating_locks", KeyedLocks())
+        return locks(chat_id)
 
     async def _ended(self, game_id: int) -> None:
         """Record the game that just ended (module docstring); a failure is logged and

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 
 from bot.outcome import Notice, NoticeKind, Outcome
-from bot.service.seats import SeatOps
+from bot.service.lobby import LobbyOps
 from storage import GameStatus, SeatKind
 
 log = logging.getLogger(__name__)
@@ -17,15 +17,26 @@ MAX_TIMEOUTS = 3
 """Turn timeouts in a row after which an absent player's seat goes to a computer for good."""
 
 
-class TimerOps(SeatOps):
-    """Turn timers and resuming after a restart (see :class:`bot.service.GameService`)."""
+LOBBY_SWEEP_SECONDS = 30.0
+"""On a shared database, how often a worker's timer sweep also looks for idle lobbies (a
+lobby's timer is this process's job only; any worker may close it)."""
+
+
+class TimerOps(LobbyOps):
+    """Turn timers, the idle lobby's timer and resuming after a restart (see
+    :class:`bot.service.GameService`)."""
+
+    _lobbies_swept: float = float("-inf")
 
     async def timer_fired(self, game_id: int, version: int) -> Outcome:
         """A turn timer woke up: remind the player first, then let the computer play for them;
         after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. A
-        timer of an older version (the player acted meanwhile) does nothing."""
+        timer of an older version (the player acted meanwhile) does nothing. A lobby's timer
+        closes it when it stayed idle (:meth:`~bot.service.lobby.LobbyOps.close_idle_lobby`)."""
         async with self.lock(game_id):
             table = await self.load(game_id)
+            if table is not None and table.row.status is GameStatus.LOBBY:
+                return await self.close_idle_lobby(table)
             if (
                 table is None
                 or table.state is None
@@ -57,8 +68,12 @@ class TimerOps(SeatOps):
         even with several workers sweeping; a worker that dies holding a claim loses it
         after ``lease`` seconds and another runs the timer (issue 12). Returns one outcome
         per timer run, for the presenter; never raises for one timer's failure (logged;
-        its claim runs out)."""
+        its claim runs out). Every :data:`LOBBY_SWEEP_SECONDS` it also closes the idle
+        lobbies (:meth:`close_idle_lobbies`)."""
         outcomes = []
+        if self.clock() - self._lobbies_swept >= LOBBY_SWEEP_SECONDS:
+            self._lobbies_swept = self.clock()
+            outcomes += await self.close_idle_lobbies()
         for game_id, version in await self.repo.claim_due_timers(
             self.clock(), lease=lease, limit=limit
         ):
@@ -70,13 +85,35 @@ class TimerOps(SeatOps):
             await self.repo.release_timer(game_id, version)
         return outcomes
 
+    async def close_idle_lobbies(self) -> list[Outcome]:
+        """Close every lobby that stayed idle for :attr:`TableLimits.lobby_idle` seconds (the
+        open tables are capped, so the list is short). Returns the closed ones' outcomes;
+        never raises for one lobby's failure (logged)."""
+        outcomes = []
+        due = self.clock() - self.limits.lobby_idle
+        for row in await self.repo.games_by_status({GameStatus.LOBBY}):
+            if row.updated_at > due:
+                continue
+            try:
+                async with self.lock(row.game_id):
+                    table = await self.load(row.game_id)
+                    if table is not None:
+                        out = await self.close_idle_lobby(table)
+                        if out.stopped:
+                            outcomes.append(out)
+            except Exception:
+                log.exception("closing the idle lobby of game %s failed", row.game_id)
+        return outcomes
+
     async def resume(self) -> list[Outcome]:
         """After a restart: re-arm every running timer (storing the turn timer a table needs if
         it has none, e.g. after a crash between a seat change and its timer), let computers
         finish their turns, and have every running table redrawn (the process may have died
         between saving a move and showing it). Returns one outcome per active game, for the
-        presenter."""
+        presenter. Every lobby's idle timer is set again too."""
         outcomes = []
+        for row in await self.repo.games_by_status({GameStatus.LOBBY}):
+            await self._arm(row.game_id, row.version, row.updated_at + self.limits.lobby_idle)
         for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
             out = Outcome(game_id=row.game_id, resync=True, remind=True)
             async with self.lock(row.game_id):
