@@ -112,7 +112,7 @@ class BotConfig(DatabaseSettings):
         max_open_tables: ``MAX_OPEN_TABLES``: open tables of the whole bot (group and
             private, dailies included), 1 to 100000; ``/klaverjas`` beyond it is refused.
         lobby_idle_minutes: ``LOBBY_IDLE_MINUTES``: a lobby nobody changed for this long
-            closes itself and the group is told, 0.05 to 10080 (a week).
+            closes itself and the group is told, 0.01 to 10080 (a week).
     """
 
     telegram_bot_token: SecretStr
@@ -135,7 +135,7 @@ class BotConfig(DatabaseSettings):
     timer_sweep_seconds: float = Field(default=1.0, ge=0.1, le=60)
     max_tables_per_player: int = Field(default=3, ge=1, le=100)
     max_open_tables: int = Field(default=500, ge=1, le=100_000)
-    lobby_idle_minutes: float = Field(default=30.0, ge=0.05, le=10_080)
+    lobby_idle_minutes: float = Field(default=30.0, ge=0.01, le=10_080)
 
     @field_validator("webhook_url")
     @classmethod

@@ -70,12 +70,22 @@ class LobbyOps(SeatOps):
         """``/klaverjas [preset]``: open a lobby in a group (in the forum topic ``thread_id``,
         where the table then lives), or start a game alone with three computers in a private
         chat, with the chat's last settings or ``preset`` (``rules.md`` §7). Refused with
-        ``TABLE_EXISTS`` when the chat has one open."""
+        ``TABLE_EXISTS`` when the chat has one open, ``TOO_MANY_TABLES`` when the user opened
+        :attr:`TableLimits.per_creator` group tables that are still open, ``BOT_FULL`` when
+        the bot has :attr:`TableLimits.total` open tables. A lobby closes itself after
+        :attr:`TableLimits.lobby_idle` seconds without a change (:meth:`close_idle_lobby`)."""
         now = self.clock()
         chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
         existing = await self.repo.open_game_of_chat(chat_id)
         if existing is not None:
             return refused(Refusal.TABLE_EXISTS, existing.game_id)
+        open_games = await self.repo.games_by_status({GameStatus.LOBBY, GameStatus.ACTIVE})
+        if len(open_games) >= self.limits.total:
+            return refused(Refusal.BOT_FULL)
+        if chat_type != "private":
+            mine = [g for g in open_games if g.creator_id == user_id and g.chat_id < 0]
+            if len(mine) >= self.limits.per_creator:
+                return refused(Refusal.TOO_MANY_TABLES)
         settings = self._defaults(chat.table_defaults)
         if preset in PRESETS and preset != settings.rules.preset:
             settings = replace(settings, rules=Settings.from_preset(preset))
