@@ -15,7 +15,8 @@ import multiprocessing
 import os
 import random
 import signal
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -94,8 +95,75 @@ ATTEMPTS = 3
 """Tries of a decision whose pool broke under it."""
 
 
+MOVE = 0
+"""Priority of a computer's move (:class:`FairGate`: served first)."""
+
+TIP = 1
+"""Priority of a tip: it waits while any move waits."""
+
+
+class FairGate:
+    """Who runs next in a pool of ``slots`` workers: lower priority numbers first (moves
+    before tips), and within a priority the tables take turns (round robin), so one table's
+    computers cannot starve another's however much work it queues.
+
+    Args:
+        slots: work items that may run at once (the pool's workers), at least 1.
+    """
+
+    def __init__(self, slots: int) -> None:
+        self._free = max(1, slots)
+        self._waiting: dict[int, OrderedDict[Hashable, deque[asyncio.Future[None]]]] = {}
+
+    def waiting(self) -> int:
+        """Work items waiting for a slot."""
+        return sum(len(q) for tables in self._waiting.values() for q in tables.values())
+
+    async def acquire(self, priority: int, table: Hashable) -> None:
+        """Wait for a slot for ``table``'s work of ``priority``; then hold it (call
+        :meth:`release` once done)."""
+        if self._free > 0 and not self.waiting():
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(priority, OrderedDict()).setdefault(table, deque()).append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # granted, then cancelled: pass it on
+                self.release()
+            else:
+                self._drop(priority, table, turn)
+            raise
+
+    def release(self) -> None:
+        """Give the slot to the next waiting work (or free it)."""
+        for priority in sorted(self._waiting):
+            tables = self._waiting[priority]
+            while tables:
+                table, queue = next(iter(tables.items()))
+                turn = queue.popleft()
+                del tables[table]
+                if queue:  # the table's next item waits behind the other tables
+                    tables[table] = queue
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+            del self._waiting[priority]
+        self._free += 1
+
+    def _drop(self, priority: int, table: Hashable, turn: asyncio.Future[None]) -> None:
+        tables = self._waiting.get(priority, OrderedDict())
+        queue = tables.get(table)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            if not queue:
+                del tables[table]
+
+
 class ComputerPlayers:
-    """Runs computer decisions in a pool.
+    """Runs computer decisions in a pool, fairly between tables, moves before tips
+    (:class:`FairGate`).
 
     Args:
         level: ``strong``, ``basic`` or ``random``.
@@ -107,6 +175,7 @@ class ComputerPlayers:
         self._workers = workers
         self._executor: Executor | None = None
         self._closed = False
+        self._gate = FairGate(workers)
 
     def _pool(self) -> Executor:
         if self._closed:
@@ -133,15 +202,16 @@ class ComputerPlayers:
         *,
         level: str | None = None,
         deterministic: bool = False,
+        table: Hashable = None,
     ) -> Action:
         """The computer's action for ``obs.seat`` (one of ``obs.legal``), by the pool's level
         or ``level``; ``deterministic``: decided by a fixed search budget with no clock (the
         daily deal: the same observation and seed give the same action on any machine under
         any load). The level and the flag travel to the worker with the observation.
+        ``table``: whose decision it is (a game id; any hashable).
 
-        Decisions wait in the pool's queue first come, first served; a game asks for one
-        decision at a time (:class:`bot.driver.TableDriver`), so the queue is fair between
-        tables. A worker that dies (killed, out of memory) breaks the pool: it is replaced by
+        Decisions wait for a worker in turns between tables (:class:`FairGate`), before any
+        tip. A worker that dies (killed, out of memory) breaks the pool: it is replaced by
         a new pool, once for every decision that was in it, and the decision is made again
         (up to :data:`ATTEMPTS` times).
 
@@ -149,17 +219,22 @@ class ComputerPlayers:
             concurrent.futures.BrokenExecutor: the pool kept breaking, or was shut down (the
                 bot is stopping); the game stays as saved.
         """
-        text = await self._run(choose_notation, obs, level or self.level, seed, deterministic)
+        text = await self._run(
+            MOVE, table, choose_notation, obs, level or self.level, seed, deterministic
+        )
         action = parse_action(text)
         if action not in obs.legal:  # a broken player must never stall or corrupt a game
             action = obs.legal[0]
         return action
 
-    async def tip(self, obs: Observation, seed: int, top: int = TIP_TOP) -> Suggestion:
+    async def tip(
+        self, obs: Observation, seed: int, top: int = TIP_TOP, *, table: Hashable = None
+    ) -> Suggestion:
         """The tip for ``obs.seat`` (issue 14, :func:`engine.ai.tip.tip`): the strong player's
         action with its deterministic budget, whatever the pool's level, and the expected round
         scores of the ``top`` best cards. Runs in the pool like a decision (never on the event
-        loop); a pool that breaks is replaced as for :meth:`choose`.
+        loop) but only when no move waits; a pool that breaks is replaced as for
+        :meth:`choose`. ``table``: as for :meth:`choose`.
 
         Raises:
             concurrent.futures.BrokenExecutor: as :meth:`choose`.
@@ -167,11 +242,19 @@ class ComputerPlayers:
         """
         if not obs.legal:
             raise ValueError("a tip needs a seat that is to act")
-        suggestion: Suggestion = await self._run(tip_in_worker, obs, seed, top)
+        suggestion: Suggestion = await self._run(TIP, table, tip_in_worker, obs, seed, top)
         return suggestion
 
-    async def _run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in the pool, the pool replaced when it broke (:meth:`choose`)."""
+    async def _run(self, priority: int, table: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the pool once :class:`FairGate` lets ``table``'s work of
+        ``priority`` through; the pool replaced when it broke (:meth:`choose`)."""
+        await self._gate.acquire(priority, table)
+        try:
+            return await self._in_pool(fn, *args)
+        finally:
+            self._gate.release()
+
+    async def _in_pool(self, fn: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         for attempt in range(ATTEMPTS):
             executor = self._pool()

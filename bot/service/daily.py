@@ -279,7 +279,7 @@ class DailyOps(StatsOps, LobbyOps):
                     raise RuntimeError(f"the par game of {day} waits for nobody")
                 action = await self.computers.choose(
                     observe(state, seat), computer_seed(seed, len(state.log)),
-                    level=level, deterministic=True,
+                    level=level, deterministic=True, table=("par", day),
                 )  # fmt: skip
             state, _ = state.apply(action)
         pars = tuple(int(r.result.score[Team.NS]) for r in state.rounds if r.result is not None)

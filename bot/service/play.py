@@ -144,7 +144,7 @@ class PlayOps(ServiceCore):
         level, fixed = self.computer_kind(table)
         return await self.computers.choose(
             observe(state, to_act), computer_seed(table.row.seed, len(state.log)),
-            level=level, deterministic=fixed,
+            level=level, deterministic=fixed, table=table.game_id,
         )  # fmt: skip
 
 

@@ -65,7 +65,7 @@ class TipOps(ServiceCore):
             task.done() and (task.cancelled() or task.exception() is not None)
         ):
             return task
-        task = asyncio.ensure_future(self.computers.tip(obs, seed))
+        task = asyncio.ensure_future(self.computers.tip(obs, seed, table=key[0]))
         tasks.pop(key, None)
         tasks[key] = task
         while len(tasks) > TIP_CACHE:

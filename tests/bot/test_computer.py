@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 from concurrent.futures import ProcessPoolExecutor
 
-from bot.computer import ComputerPlayers
+from bot.computer import MOVE, TIP, ComputerPlayers, FairGate
 from engine.game import GameState
 from engine.observe import Observation, observe
 from engine.round import Phase
@@ -70,3 +71,56 @@ async def test_a_tip_is_worked_out_in_a_worker_process_and_equals_the_engines() 
         players.shutdown()
     assert got == tip(obs, 5)
     assert got.action in obs.legal and got.scores
+
+
+_ran: list[str] = []
+
+
+def _note(name: str, gate: threading.Event | None = None) -> str:
+    """Runs in the pool's thread: waits for ``gate`` (if any), then records ``name``."""
+    if gate is not None:
+        gate.wait(10)
+    _ran.append(name)
+    return name
+
+
+async def _turns() -> None:
+    """Let every ready task run up to its next wait."""
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+
+async def test_tables_take_turns_in_the_pool_and_tips_wait_for_moves() -> None:
+    """One table's queue of computer work cannot starve another table, and a tip runs only
+    when no move waits (the pool of one thread: the order of the work is the order run)."""
+    players = ComputerPlayers("random", 0)
+    _ran.clear()
+    busy = threading.Event()
+    try:
+        first = asyncio.ensure_future(players._run(MOVE, "x", _note, "busy", busy))
+        await _turns()
+        work = [players._run(TIP, "c", _note, "tip-c")]
+        work += [players._run(MOVE, "a", _note, f"a{i}") for i in range(4)]
+        work += [players._run(MOVE, "b", _note, "b0")]
+        queued = [asyncio.ensure_future(w) for w in work]
+        await _turns()
+        busy.set()
+        await asyncio.gather(first, *queued)
+    finally:
+        players.shutdown()
+    assert _ran == ["busy", "a0", "b0", "a1", "a2", "a3", "tip-c"]
+
+
+async def test_a_cancelled_waiter_gives_its_turn_away() -> None:
+    gate = FairGate(1)
+    await gate.acquire(MOVE, "x")
+    waiter = asyncio.ensure_future(gate.acquire(MOVE, "a"))
+    other = asyncio.ensure_future(gate.acquire(MOVE, "b"))
+    await asyncio.sleep(0)
+    waiter.cancel()
+    await asyncio.sleep(0)
+    gate.release()
+    await asyncio.wait_for(other, 1)
+    assert gate.waiting() == 0
+    gate.release()
+    await asyncio.wait_for(gate.acquire(TIP, "c"), 1)  # the slot is free again

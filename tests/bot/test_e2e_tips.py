@@ -78,11 +78,11 @@ def watch_tips(app: Any, free: asyncio.Event | None = None) -> list[tuple[Any, .
     pool_tip = computers.tip
     asked: list[tuple[Any, ...]] = []
 
-    async def watched(*args: Any) -> Any:
+    async def watched(*args: Any, **kw: Any) -> Any:
         asked.append(args)
         if free is not None:
             await free.wait()
-        return await pool_tip(*args)
+        return await pool_tip(*args, **kw)
 
     computers.tip = watched
     return asked
