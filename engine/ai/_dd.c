@@ -467,6 +467,49 @@ static Py_ssize_t parse_trick(PyObject *trick, int *tc)
     return nt;
 }
 
+/* Refuse a position the search cannot take (instead of running off its fixed-size stacks):
+ * hands of 32-bit masks with at most 8 cards each, no card twice (hands and trick), and the
+ * hand sizes of a real deal: the seats still to play to the current trick hold one card more
+ * than those that played to it. Returns 0, or -1 with a ValueError. */
+static int check_position(const unsigned long *h, const int *tc, Py_ssize_t nt, int leader)
+{
+    uint32_t seen = 0;
+    int count[4];
+    for (int i = 0; i < 4; i++) {
+        if (h[i] > 0xFFFFFFFFUL) {
+            PyErr_SetString(PyExc_ValueError, "a hand must be a mask of 32 bits");
+            return -1;
+        }
+        count[i] = __builtin_popcount((uint32_t)h[i]);
+        if (count[i] > 8) {
+            PyErr_SetString(PyExc_ValueError, "a hand has at most 8 cards");
+            return -1;
+        }
+        if (seen & (uint32_t)h[i]) {
+            PyErr_SetString(PyExc_ValueError, "a card is in two hands");
+            return -1;
+        }
+        seen |= (uint32_t)h[i];
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        uint32_t bit = (uint32_t)1 << tc[i];
+        if (seen & bit) {
+            PyErr_SetString(PyExc_ValueError, "a card of the trick is in a hand or twice in it");
+            return -1;
+        }
+        seen |= bit;
+    }
+    int to_play = count[(leader + (int)nt) & 3];
+    for (int k = 0; k < 4; k++) {
+        int want = k < nt ? to_play - 1 : to_play;
+        if (count[(leader + k) & 3] != want) {
+            PyErr_SetString(PyExc_ValueError, "the hands' sizes do not fit the trick");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *py_search(PyObject *self, PyObject *args)
 {
     unsigned long h0, h1, h2, h3;
@@ -483,9 +526,15 @@ static PyObject *py_search(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bad trump, leader or rule");
         return NULL;
     }
+    if (mode != 0 && mode != MODE_SCORE) {
+        PyErr_SetString(PyExc_ValueError, "bad mode");
+        return NULL;
+    }
     int tc[3];
     Py_ssize_t nt = parse_trick(trick, tc);
     if (nt < 0) return NULL;
+    unsigned long hands[4] = {h0, h1, h2, h3};
+    if (check_position(hands, tc, nt, leader) < 0) return NULL;
     if (!TT) {
         TT = (Entry *)calloc(TT_SIZE, sizeof(Entry));
         if (!TT) return PyErr_NoMemory();
@@ -553,6 +602,16 @@ static PyObject *py_legal_mask(PyObject *self, PyObject *args)
     int tc[3];
     Py_ssize_t nt = parse_trick(trick, tc);
     if (nt < 0) return NULL;
+    if (hand > 0xFFFFFFFFUL || __builtin_popcount((uint32_t)hand) > 8) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a mask of 32 bits with at most 8 cards");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        if ((uint32_t)hand & ((uint32_t)1 << tc[i])) {
+            PyErr_SetString(PyExc_ValueError, "a card of the trick is in the hand");
+            return NULL;
+        }
+    }
     S.trump = trump;
     S.rule = rule;
     S.pts = POINTS[trump];

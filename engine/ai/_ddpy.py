@@ -164,6 +164,7 @@ def search(
         :data:`ABANDONED` (value 0) when a limit ended the search; the table then holds only
         entries of completed subtrees, all still valid.
     """
+    check_position(hands, trick, leader, mode)
     with _LOCK:  # one search at a time: the table is module state
         return _search(
             hands,
@@ -184,6 +185,42 @@ def search(
             limit,
             budget_ms,
         )
+
+
+def check_position(
+    hands: tuple[int, int, int, int], trick: Sequence[int], leader: int, mode: int
+) -> None:
+    """The checks both backends make before a search (``_dd.c``'s ``check_position``): four
+    hands of 32-bit masks with at most 8 cards each, no card twice in the hands and the trick
+    (at most 3 cards, indices 0..31), the hands' sizes those of a real deal (the seats still
+    to play to the trick hold one card more than those that played to it), ``leader`` 0..3,
+    ``mode`` :data:`MODE_DIFF` or :data:`MODE_SCORE`.
+
+    Raises:
+        ValueError: the position breaks one of them.
+    """
+    if len(hands) != 4 or not 0 <= leader <= 3 or mode not in (MODE_DIFF, MODE_SCORE):
+        raise ValueError("bad hands, leader or mode")
+    if len(trick) > 3 or any(not 0 <= c <= 31 for c in trick):
+        raise ValueError("at most 3 cards in the current trick, indices 0..31")
+    seen = 0
+    for hand in hands:
+        if not 0 <= hand <= 0xFFFFFFFF:
+            raise ValueError("a hand must be a mask of 32 bits")
+        if hand.bit_count() > 8:
+            raise ValueError("a hand has at most 8 cards")
+        if seen & hand:
+            raise ValueError("a card is in two hands")
+        seen |= hand
+    for c in trick:
+        if seen >> c & 1:
+            raise ValueError("a card of the trick is in a hand or twice in it")
+        seen |= 1 << c
+    nt = len(trick)
+    to_play = hands[(leader + nt) & 3].bit_count()
+    for k in range(4):
+        if hands[(leader + k) & 3].bit_count() != (to_play - 1 if k < nt else to_play):
+            raise ValueError("the hands' sizes do not fit the trick")
 
 
 class _Abandon(Exception):

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from functools import cache
@@ -448,3 +450,57 @@ def test_rejects_inconsistent_positions() -> None:
         dd.solve(one, 0, 0, taken=(-1, 0))
     with pytest.raises(TypeError):
         dd.solve(one, 0, 0, four_low=100)  # type: ignore[call-arg]  # misspelt option
+
+
+_FULL = (0x000000FF, 0x0000FF00, 0x00FF0000, 0xFF000000)  # four hands of 8 cards
+
+BAD_POSITIONS = {
+    "nine cards": ((0x000001FF, 0x0000FE00, 0x00FF0000, 0xFF000000), ()),
+    "a card in two hands": ((0x000000FF, 0x000001FE, 0x00FF0000, 0xFF000000), ()),
+    "a mask over 32 bits": ((0x1000000FF, 0x0000FF00, 0x00FF0000, 0xFF000000), ()),
+    "sizes that fit no trick": ((0x0000007F, 0x0000FF00, 0x00FF0000, 0xFF000000), ()),
+    "a trick card in a hand": ((0x000000FE, 0x0000FF00, 0x00FF0000, 0xFF000000), (8,)),
+}
+
+
+def _search_in_child(backend: str, hands: tuple[int, ...], trick: tuple[int, ...]) -> str:
+    """Run one search of ``backend`` in a child process (a crash must not take the test run
+    with it); returns what it printed: the result, or the exception's class."""
+    code = (
+        "import sys\n"
+        f"from engine.ai import {'_dd as core' if backend == 'c' else '_ddpy as core'}\n"
+        "try:\n"
+        f"    print(core.search({hands!r}, 0, 0, True, 0, 0, 0, {trick!r}, 0, 0, 0, -1,"
+        " -30000, 30000, True, 2000))\n"
+        "except ValueError as e:\n"
+        "    print('ValueError', e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("backend", ["c", "python"])
+@pytest.mark.parametrize("case", sorted(BAD_POSITIONS))
+def test_the_solver_refuses_a_position_no_deal_has(backend: str, case: str) -> None:
+    """Both cores check their input: a hand of more than 8 cards (and the like) raises a
+    ValueError instead of running off the C core's fixed stacks."""
+    if backend == "c" and "c" not in dd._BACKENDS:
+        pytest.skip("C core not built")
+    hands, trick = BAD_POSITIONS[case]
+    assert _search_in_child(backend, hands, trick).startswith("ValueError")
+
+
+def test_the_solver_still_takes_a_real_deal_and_the_c_legal_mask_checks_its_hand() -> None:
+    assert not _search_in_child("python", _FULL, ()).startswith("ValueError")
+    if "c" not in dd._BACKENDS:
+        pytest.skip("C core not built")
+    from engine.ai import _dd
+
+    assert not _search_in_child("c", _FULL, ()).startswith("ValueError")
+    with pytest.raises(ValueError):
+        _dd.legal_mask(0x1FF, 0, 0, 0, ())
+    with pytest.raises(ValueError):
+        _dd.legal_mask(0xFF, 0, 0, 0, (3,))

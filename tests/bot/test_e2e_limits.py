@@ -4,18 +4,28 @@ a lobby nobody starts closes itself and the group is told."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from typing import Any
 
 from storage import GameStatus, open_repository
 from tests.fakebot import FakeBotApi, run_polling
 
-from .helpers import by_action, make_app
+from .helpers import by_action, make_app, play_to_end
 
 
 async def _statuses(db: Path) -> list[GameStatus]:
     repo = await open_repository(db)
     try:
         return [g.status for g in await repo.export_games()]
+    finally:
+        await repo.close()
+
+
+async def _games(db: Path) -> list[Any]:
+    repo = await open_repository(db)
+    try:
+        return list(await repo.export_games())
     finally:
         await repo.close()
 
@@ -112,3 +122,32 @@ async def test_an_idle_lobby_closes_itself_and_the_group_is_told(
         await anna.send(group, "/klaverjas")  # the group may open a new one
         await bot.settle()
         assert fake_api.last_message(group).keyboard_rows()
+
+
+async def test_a_finished_game_leaves_nothing_in_the_bots_memory(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    anna = fake_api.add_user("Anna", language_code="en", started=True)
+    group = fake_api.add_group("Club", members=[anna])
+    app = make_app(fake_api, db, default_language="en", timeout=30)
+    async with run_polling(app, fake_api) as bot:
+        await anna.send(group, "/klaverjas")
+        await bot.settle()
+        lobby = fake_api.last_message(group)
+        for action in ("rounds:toggle", "sit:0", "bot:add", "bot:add", "bot:add", "start"):
+            await (await anna.tap(lobby, by_action(action))).wait_answered()
+            await bot.settle()
+        await play_to_end(bot, [anna], random.Random(4))
+        await bot.settle()
+        (game,) = await _games(db)
+        assert game.status is GameStatus.FINISHED
+        await anna.send(group, "/score")  # the old game's sheet
+        await anna.start_bot(payload=f"h{game.game_id}")
+        await bot.settle()
+        data = app.bot_data["app"]
+        service, presenter = data.service, data.presenter
+        assert len(service._cache) == 0 and len(service._locks) == 0
+        assert len(presenter._locks) == 0
+        assert not presenter._notes and not presenter._stop_prompts
+        assert not presenter._reminders and not presenter._warned
