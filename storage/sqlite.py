@@ -108,7 +108,8 @@ class SqliteRepository(StatsStore):
         migrations: Sequence[Migration] = MIGRATIONS,
         clock: Callable[[], float] = time.time,
     ) -> Self:
-        """Connect to ``path`` (created if missing, with its folders; ``":memory:"`` for a
+        """Connect to ``path`` (created if missing, with its folders, readable by its owner
+        only: mode ``0600``, and SQLite gives its WAL files the same; ``":memory:"`` for a
         private in-memory database), set the PRAGMAs (``journal_mode=WAL``, ``synchronous=NORMAL``,
         ``foreign_keys=ON``, ``busy_timeout``) and apply pending ``migrations`` (``clock`` only
         stamps ``schema_version.applied_at``).
@@ -127,6 +128,7 @@ class SqliteRepository(StatsStore):
                 raise sqlite3.OperationalError(
                     f"cannot create the folder of {name}: {exc}"
                 ) from exc
+            _create_private(name)
         conn = await aiosqlite.connect(name, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
@@ -686,3 +688,20 @@ class SqliteRepository(StatsStore):
             return
         async with self._write() as tx:
             await bulk.import_games(tx, histories)
+
+
+def _create_private(name: str) -> None:
+    """Create the database file ``name`` empty with mode ``0600`` (owner only: it holds
+    people's ids and names) unless it exists; SQLite then takes the empty file as a new
+    database.
+
+    Raises:
+        sqlite3.OperationalError: the file cannot be created.
+    """
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise sqlite3.OperationalError(f"cannot create {name}: {exc}") from exc
+    os.close(fd)

@@ -5,6 +5,7 @@ apply in order, each in its own transaction, refuse a newer schema — is the sa
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from pathlib import Path
 
@@ -137,3 +138,20 @@ async def test_a_write_cancelled_at_its_first_wait_is_rolled_back() -> None:
         after = await repo.get_game(game.game_id, with_actions=True)
     assert after is not None
     assert (after.version, after.actions, after.status) == (1, (), GameStatus.LOBBY)
+
+
+async def test_a_new_database_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "bot.sqlite3"
+    old = os.umask(0o022)  # the usual umask: files readable by everyone
+    try:
+        repo = await SqliteRepository.open(path)
+        try:
+            await seed(repo)
+            files = [p for p in path.parent.iterdir() if p.name.startswith("bot.sqlite3")]
+            assert path in files and len(files) >= 2  # the database and its WAL
+            for file in files:
+                assert file.stat().st_mode & 0o777 == 0o600, file
+        finally:
+            await repo.close()
+    finally:
+        os.umask(old)
