@@ -334,13 +334,29 @@ class Presenter(HandsOps):
         if picture and table.state is not None and table.state.rounds:
             stopped = table.row.status is GameStatus.ABANDONED
             sheet = sheet_view_of(table.state, table.players(), viewer=viewer, stopped=stopped)
-            png = await self._picture(sheet, tr)
+            png = await self._score_picture(table, viewer, sheet, tr)
             caption = head + sheet_caption(sheet, tr)
         if png is None:
             switch = ((switch_button(tr, to_picture=True),),) if self.pictures else ()
             return content(Rendered(head + text, switch), table.game_id, table.version)
         button = markup(((switch_button(tr, to_picture=False),),), table.game_id, table.version)
         return Content(caption, button, photo=png, alt=head + text)
+
+    async def _score_picture(
+        self, table: Table, viewer: Seat | None, sheet: SheetView, tr: Translator
+    ) -> bytes | None:
+        """``sheet`` as PNG for ``/score``: drawn once per game version, viewer's side and
+        language (requests meanwhile wait for the same drawing), kept in a bounded cache; a
+        failed drawing (None) is not kept."""
+        key = (table.game_id, table.version, None if viewer is None else int(viewer), tr.language)
+        drawing = self._score_pictures.get(key)
+        if drawing is None:
+            drawing = asyncio.ensure_future(self._picture(sheet, tr))
+            self._score_pictures.put(key, drawing)
+        png = await asyncio.shield(drawing)
+        if png is None:
+            self._score_pictures.pop(key)
+        return png
 
     def score(self, table: Table, tr: Translator, viewer: Seat | None) -> str:
         """The boompje so far (``/score``)."""

@@ -3,11 +3,12 @@ surfaces' keys and the little state kept between outcomes."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from bot.keyed import KeyedLocks
+from bot.keyed import KeyedLocks, LruDict
 from bot.outbox import Job, Outbox, SurfaceKey
 from bot.service import TableView
 from bot.taps import DeepLink
@@ -48,6 +49,13 @@ def hand_key(game_id: int, seat: int) -> SurfaceKey:
     return ("hand", game_id, seat)
 
 
+SCORE_PICTURES = 32
+"""``/score`` pictures kept drawn (a sheet picture is some tens of kB)."""
+
+ScoreKey = tuple[int, int, int | None, str]
+"""(game id, game version, viewer's seat or None, language) of a ``/score`` picture."""
+
+
 class PresenterBase:
     """State and helpers of the presenter (see :class:`bot.presenter.Presenter`).
 
@@ -75,6 +83,11 @@ class PresenterBase:
         self._reminders: dict[tuple[int, int], Job] = {}
         """(game, seat) → the turn reminder sent to that seat's player, withdrawn once it is
         obsolete."""
+        self._score_pictures: LruDict[ScoreKey, asyncio.Future[bytes | None]] = LruDict(
+            SCORE_PICTURES
+        )
+        """``/score``'s sheet pictures by (game, version, viewer's seat, language): drawn once
+        for every request of the same sheet, the most recent :data:`SCORE_PICTURES` kept."""
 
     def deep_link(self, link: DeepLink) -> str:
         """``https://t.me/<bot>?start=<payload>``."""

@@ -13,6 +13,7 @@ ended, the same code path, so the numbers are the same.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
@@ -35,7 +36,7 @@ from bot.taps import Period
 from engine.game import GameState
 from engine.record import replay_actions
 from storage import Repository
-from storage.stats_rows import GameRecord, Rating
+from storage.stats_rows import GameRecord, PlayerResult, Rating
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,12 @@ class PersonStats:
     best_streak: int
 
 
+def _month_standings(results: list[PlayerResult]) -> list[Standing]:
+    """The standings of a month's ``results`` with ratings from those games alone (runs in a
+    worker thread)."""
+    return standings(results, replay_ratings(results))
+
+
 class StatsOps(ServiceCore):
     """Recording ended games and reading statistics (see :class:`bot.service.GameService`).
     ``timezone``: where a month starts (the daily's zone, set by the app)."""
@@ -161,13 +168,16 @@ class StatsOps(ServiceCore):
 
     async def group_standings(self, chat_id: int, period: Period) -> list[Standing]:
         """``/top``: the group's standings over ``period`` (:mod:`bot.standings`): all time
-        with the stored ratings, this month with ratings from the month's games alone."""
+        with the stored ratings, this month with ratings from the month's games alone. The
+        arithmetic (the month's ratings replayed game by game, the table sorted) runs in a
+        worker thread, never on the event loop."""
         if period is Period.ALL:
             results = await self.repo.player_results(chat_id=chat_id)
-            return standings(results, await self.repo.ratings(chat_id))
+            ratings = await self.repo.ratings(chat_id)
+            return await asyncio.to_thread(standings, results, ratings)
         since = month_start(self.clock(), self.timezone)
         results = await self.repo.player_results(chat_id=chat_id, since=since)
-        return standings(results, replay_ratings(results))
+        return await asyncio.to_thread(_month_standings, results)
 
     async def names(self, user_ids: list[int]) -> dict[int, str]:
         """Display names of the known users among ``user_ids`` (unknown: left out)."""
