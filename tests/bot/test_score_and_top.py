@@ -14,6 +14,7 @@ import pytest
 
 import bot.presenter as presenter_module
 import bot.service.stats as stats_module
+import bot.standings
 from bot.computer import ComputerPlayers
 from bot.i18n import get_translator
 from bot.outbox import Outbox
@@ -76,7 +77,7 @@ async def test_month_standings_are_worked_out_off_the_event_loop(
     for i in range(2):
         await _play_game(service, GROUP, 1 + i, random.Random(i))
     threads: list[threading.Thread] = []
-    replay = stats_module.replay_ratings
+    replay = bot.standings.replay_ratings
 
     def watched(results: Any) -> Any:
         threads.append(threading.current_thread())
