@@ -247,6 +247,8 @@ class DailyOps(StatsOps, LobbyOps):
         tasks: dict[str, asyncio.Task[None]] = self.__dict__.setdefault("_par_tasks", {})
         if day in tasks and not tasks[day].done():
             return
+        for done in [d for d, task in tasks.items() if task.done()]:  # keeps the dict small
+            del tasks[done]
         spawn = self.spawn or asyncio.create_task
         tasks[day] = spawn(self._par_task(day))
 
