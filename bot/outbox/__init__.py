@@ -272,6 +272,23 @@ class Outbox(OutboxCalls):
         surface.message_id, surface.shown, surface.fresh, surface.keep_old = None, None, True, True
         return True
 
+    def remove(self, key: SurfaceKey, chat_id: int, *, message_id: int | None) -> None:
+        """Delete the surface's message for good (a daily's hand once the result is there):
+        its waiting call is cancelled, nothing is shown on it again, and a message still on
+        its way is deleted when it arrives. ``message_id``: as in :meth:`show`."""
+        chat_id = self.migrated.get(chat_id, chat_id)
+        surface = self._surfaces.get(key)
+        if surface is None or surface.chat_id != chat_id:
+            surface = Surface(key, chat_id, message_id=message_id, latest=message_id)
+            self._surfaces[key] = surface
+        pending = self._pending(surface)
+        if pending is not None:
+            self._chat(chat_id).jobs.remove(pending)
+        old, surface.message_id = surface.message_id, None
+        surface.sealed, surface.desired = True, None
+        if old is not None:
+            self.delete(chat_id, old)
+
     def knows(self, key: SurfaceKey) -> bool:
         """Whether the outbox has met the surface ``key`` (it owns its message id then)."""
         return key in self._surfaces

@@ -281,6 +281,9 @@ class OutboxCalls:
                 return
         old = surface.message_id
         msg = await self._send(job, content, surface.thread_id)
+        if surface.sealed and surface.desired is None:  # removed while it was on its way
+            self.delete(job.chat_id, msg.message_id)
+            return
         surface.message_id, surface.fresh = msg.message_id, False
         surface.latest = max(surface.latest or 0, msg.message_id)
         await self._shown(surface, content)

@@ -219,10 +219,16 @@ class Presenter(HandsOps):
 
     async def _game_over(self, view: TableView, *, keep_old: bool = False) -> None:
         """The game's end: the sheet as a picture below the last round's summary, the winner
-        and totals in its caption (issue 13; the text sheet should Telegram refuse it)."""
+        and totals in its caption (issue 13; the text sheet should Telegram refuse it).
+        A daily's end is one message, the result with the board, posted by the daily
+        (:func:`bot.handlers.standings.daily_ended`): no sheet here, no call to start a new
+        game; the hand message is deleted."""
         table, tr = view.table, view.group_tr()
         state = table.state
         assert state is not None
+        if table.settings.daily is not None:
+            self._remove_hands(view)
+            return
         players = table.players()
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
         text = over + "\n\n" + self.score(table, tr, self._solo_viewer(table))

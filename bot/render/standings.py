@@ -79,6 +79,15 @@ def daily_stopped(tr: Translator, day: str) -> str:
     ).format(day=day_text(day))
 
 
+def daily_stopped_again(tr: Translator, day: str) -> str:
+    """The head of a stopped attempt's result under the day's board, whose button plays the
+    deals again, unranked."""
+    return "⏹ " + tr.gettext(
+        "Your daily of {day} was stopped: it counts as played, not on the board. You can play "
+        "it again below, unranked."
+    ).format(day=day_text(day))
+
+
 def daily_running(tr: Translator) -> str:
     """``/daily`` while today's attempt is being played."""
     return "🗓 " + tr.gettext("Your daily is being played: your cards follow.")
@@ -103,7 +112,7 @@ def daily_result_lines(tr: Translator, summary: DailySummary) -> list[str]:
     lines = []
     day = day_text(entry.day)
     if result is None or result.status is GameStatus.ABANDONED:
-        lines.append(daily_stopped(tr, entry.day))
+        lines.append(daily_stopped_again(tr, entry.day))
     else:
         lines.append(
             "🏁 "
