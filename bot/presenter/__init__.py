@@ -257,6 +257,12 @@ class Presenter(HandsOps):
             png = await self._picture(sheet, tr)
             caption = sheet_caption(sheet, tr, stopped_by=name)
             shown = Content(caption, photo=png, alt=text) if png is not None else Content(text)
+            # The live table says it is over (no turn, no card button) and the sheet follows
+            # below as a new message: a picture cannot be edited into a text message.
+            retired = self._retire_table(table, messages.game_stopped(tr, name))
+            self._show_table_content(table, shown, fresh=True, final=True, keep_old=retired)
+            self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
+            return
         self._show_table_content(table, shown, final=True)
         self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
 
