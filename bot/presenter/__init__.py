@@ -31,7 +31,7 @@ from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
-from bot.render.table import render_table
+from bot.render.table import last_trick_html, render_table
 from bot.service import TableView, awaited_seats
 from bot.tables import Table
 from bot.taps import DeepLink
@@ -40,6 +40,7 @@ from engine.cards import Seat
 from engine.events import DealVoided, GameOver, KlammernRoundScored, RoundScored
 from engine.game import GameState
 from engine.observe import observe
+from engine.settings import RoemMode
 from storage import GameStatus, SeatKind
 
 log = logging.getLogger(__name__)
@@ -215,7 +216,12 @@ class Presenter(HandsOps):
         assert state is not None
         rows = [r for r in state.sheet() if r.number <= number]
         totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
-        return round_summary(rows[-1], table.players(), tr, totals=totals)
+        text = round_summary(rows[-1], table.players(), tr, totals=totals)
+        done = next((r for r in reversed(state.rounds) if r.number == number), None)
+        if done is not None and done.tricks:  # the round's last trick, seen in the group too
+            auto = table.settings.rules.roem is RoemMode.AUTO
+            text += "\n" + last_trick_html(tr, done.tricks[-1], table.players(), roem=auto)
+        return text
 
     async def _game_over(self, view: TableView, *, keep_old: bool = False) -> None:
         """The game's end: the sheet as a picture below the last round's summary, the winner

@@ -207,13 +207,10 @@ class HandsOps(PresenterBase):
                 continue
             chat_id = self._hand_chat(table, s.user_id)
             ref = s.hand_message
-            known = ref is not None or self.outbox.knows(hand_key(view.game_id, s.index))
-            if known:
-                self.outbox.remove(
-                    hand_key(table.game_id, s.index),
-                    chat_id,
-                    message_id=ref.message_id if ref is not None and ref.chat_id == chat_id else None,
-                )
+            key = hand_key(table.game_id, s.index)
+            if ref is not None or self.outbox.knows(key):
+                mine = ref is not None and ref.chat_id == chat_id
+                self.outbox.remove(key, chat_id, message_id=ref.message_id if mine else None)
 
     # --- notices -----------------------------------------------------------------------------
 

@@ -95,13 +95,25 @@ def trick_lines(
     return lines
 
 
-def last_trick_html(tr: Translator, trick: Trick, players: Sequence[Player]) -> str:
-    """The last completed trick in one line (``rules.md`` §4.8): "Vorige slag → Bert:
-    N A♠ · O 7♠ · Z 10♠ · W K♠"."""
+def trick_points_html(tr: Translator, trick: Trick, *, roem: bool = True) -> str:
+    """A completed trick's card points and (``roem``) its roem: "23 punten + 20 roem"."""
+    points = tr.ngettext("{n} point", "{n} points", trick.points).format(n=trick.points)
+    if roem and trick.roem:
+        points += " + " + tr.gettext("{n} roem").format(n=trick.roem)
+    return points
+
+
+def last_trick_html(
+    tr: Translator, trick: Trick, players: Sequence[Player], *, roem: bool = True
+) -> str:
+    """The last completed trick in one line (``rules.md`` §4.8) with who won it, its card
+    points and (``roem``: where it counts by itself, ``RoemMode.AUTO``) its roem: "Vorige
+    slag → Bert, 23 punten + 20 roem: N A♠ · O 7♠ · Z 10♠ · W K♠"."""
     cards = dict(trick.played())
     laid = " · ".join(f"{seat_letter(tr, s)} {card_label(tr, cards[s])}" for s in SEATS)
-    return tr.gettext("Last trick → {name}: {cards}").format(
-        name=player_html(tr, players, trick.winner), cards=laid
+    points = trick_points_html(tr, trick, roem=roem)
+    return tr.gettext("Last trick → {name}, {points}: {cards}").format(
+        name=player_html(tr, players, trick.winner), points=points, cards=laid
     )
 
 
@@ -145,7 +157,8 @@ def _play_block(tr: Translator, obs: Observation, players: Sequence[Player]) -> 
         lines.append(bold(tr.gettext("Trick {number}").format(number=n)))
         lines += trick_lines(tr, players, obs.leader, obs.trick, winning=win, to_act=obs.to_act)
         if last is not None:
-            lines.append(last_trick_html(tr, last, players))
+            auto = obs.settings.roem is RoemMode.AUTO
+            lines.append(last_trick_html(tr, last, players, roem=auto))
     else:
         win_pos = last.seats.index(last.winner)
         lines.append(
@@ -156,8 +169,7 @@ def _play_block(tr: Translator, obs: Observation, players: Sequence[Player]) -> 
             )
         )
         lines += trick_lines(tr, players, last.leader, last.cards, winning=win_pos, to_act=None)
-        if obs.settings.roem is RoemMode.AUTO and last.roem:
-            lines.append(tr.gettext("Roem in this trick: {n}").format(n=last.roem))
+        lines.append(trick_points_html(tr, last, roem=obs.settings.roem is RoemMode.AUTO))
     return lines
 
 
