@@ -75,6 +75,8 @@ class Surface:
     final: bool = False
     sealed: bool = False
     table: bool = False
+    lobby: bool = False
+    """A lobby: its edits go first and need only :attr:`bot.budget.Limits.lobby_gap`."""
     on_sent: OnSent | None = None
     recorded: int | None = None
     """The message id the caller's records hold (``on_sent`` brings them up to date)."""

@@ -126,7 +126,8 @@ class Presenter(HandsOps):
         rendered = render_lobby(
             lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
         )
-        self._show_table(table, rendered)
+        shown = content(rendered, table.game_id, table.version)
+        self._show_table_content(table, shown, lobby=True)
 
     def _show_table(
         self,
@@ -291,10 +292,11 @@ class Presenter(HandsOps):
 
     def _show_table_content(
         self, table: Table, shown: Content, *, fresh: bool = False, final: bool = False,
-        keep_old: bool = False, drawn_at: int | None = None,
+        keep_old: bool = False, drawn_at: int | None = None, lobby: bool = False,
     ) -> None:  # fmt: skip
         """:meth:`_show_table` for ready content (a picture); ``drawn_at``: as in
-        :meth:`_show_hand`."""
+        :meth:`_show_hand`; ``lobby``: the lobby, redrawn ahead of the group's other edits
+        (:meth:`~bot.outbox.Outbox.show`)."""
         self.outbox.show(
             table_key(table.game_id),
             table.row.chat_id,
@@ -305,6 +307,7 @@ class Presenter(HandsOps):
             keep_old=keep_old,
             final=final,
             table=True,
+            lobby=lobby,
             on_sent=self._record_table(table.game_id),
             drawn_at=drawn_at,
         )

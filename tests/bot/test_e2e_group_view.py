@@ -60,8 +60,13 @@ async def test_every_card_of_a_fast_game_reaches_the_group(tmp_path: Path) -> No
             await open_and_fill(api, bot, group, humans)
             rng = random.Random(11)
             chat = api.chat(group)
-            while sum(f"Round {ROUNDS}</b>" in c.params.get("text", "") for c in
-                      api.calls.filter("sendMessage", "editMessageText", chat_id=group.id)) == 0:
+            while (
+                sum(
+                    f"Round {ROUNDS}</b>" in c.params.get("text", "")
+                    for c in api.calls.filter("sendMessage", "editMessageText", chat_id=group.id)
+                )
+                == 0
+            ):
                 for user in humans:
                     message = hand_message(user)
                     buttons = active_buttons(message) if message else []
