@@ -409,8 +409,8 @@ class Outbox(OutboxCalls):
 
     def _pick(self, chat_id: int, chat: ChatQueue) -> tuple[Job | None, float, bool]:
         """The next job that may run now (a lobby's first, then in order; table edits give
-        way to the rest when the table's share is used up), else how long until one may, and whether the bot's overall budget
-        (not the chat's own) is what it waits for."""
+        way to the rest when the table's share is used up), else how long until one may,
+        and whether the bot's overall budget (not the chat's own) is what it waits for."""
         now = self.budget.clock()
         waits: list[tuple[float, bool]] = []
         lobbies = [j for j in chat.jobs if j.surface is not None and j.surface.lobby]

@@ -219,7 +219,7 @@ async def test_daily_after_a_stopped_attempt_shows_the_board_and_plays_again_unr
         assert "was stopped" in board.body and "Board of 14-03-2025 (1 player)" in board.body
         assert "/daily starts today's" not in board.body
         assert "play it again below, unranked" in board.body
-        assert [b.callback_data for b in board.buttons][0] == "d.again"
+        assert next(b.callback_data for b in board.buttons) == "d.again"
         tap = await anna.tap(board, by_action("again"))
         await tap.wait_answered()
         await bot.settle()
