@@ -209,8 +209,8 @@ class HandsOps(PresenterBase):
             ref = s.hand_message
             key = hand_key(table.game_id, s.index)
             if ref is not None or self.outbox.knows(key):
-                mine = ref is not None and ref.chat_id == chat_id
-                self.outbox.remove(key, chat_id, message_id=ref.message_id if mine else None)
+                mine = ref.message_id if ref is not None and ref.chat_id == chat_id else None
+                self.outbox.remove(key, chat_id, message_id=mine)
 
     # --- notices -----------------------------------------------------------------------------
 
