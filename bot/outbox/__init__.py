@@ -294,6 +294,12 @@ class Outbox(OutboxCalls):
         if old is not None:
             self.delete(chat_id, old)
 
+    def shown_mark(self, key: SurfaceKey) -> object:
+        """The :attr:`Content.mark` of the newest content the surface ``key`` has shown (None:
+        none, or unknown to this outbox)."""
+        surface = self._surfaces.get(key)
+        return surface.shown_mark if surface is not None else None
+
     def knows(self, key: SurfaceKey) -> bool:
         """Whether the outbox has met the surface ``key`` (it owns its message id then)."""
         return key in self._surfaces

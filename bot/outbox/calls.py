@@ -189,7 +189,7 @@ class OutboxCalls:
                 if content.alt is None:
                     raise
                 log.warning("a picture was refused in chat %s: %s", job.chat_id, exc)
-                content = Content(content.alt, content.markup)
+                content = Content(content.alt, content.markup, mark=content.mark)
         try:
             return await self._counted(job, self._send_text(job, content, thread_id))
         except BadRequest as exc:
@@ -294,6 +294,8 @@ class OutboxCalls:
         """The surface's message shows ``content``: sealed if it is the last word, and the
         caller's records told which message that is when they do not know yet."""
         surface.shown = content.key
+        if content.mark is not None:
+            surface.shown_mark = content.mark
         if surface.final and surface.desired is content:
             surface.sealed = True
         if surface.message_id is None:  # retired while the call was on its way

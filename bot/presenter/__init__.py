@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import cast
 
 from telegram import Message
@@ -31,7 +32,7 @@ from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
-from bot.render.table import last_trick_html, render_table
+from bot.render.table import last_trick_html, passed_trick_html, render_table
 from bot.service import TableView, awaited_seats
 from bot.tables import Table
 from bot.taps import DeepLink
@@ -171,16 +172,31 @@ class Presenter(HandsOps):
         assert table.state is not None
         if table.state.is_over:
             return None
+        obs = observe(table.state, None)
+        seen = self._tricks_seen(table.game_id, obs.number)
         rendered = render_table(
-            observe(table.state, None),
+            obs,
             table.players(),
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
+            unseen=max(len(obs.tricks) - 1 - seen, 0) if seen is not None else 0,
         )
-        return content(rendered, table.game_id, table.version)
+        shown = content(rendered, table.game_id, table.version)
+        return replace(shown, mark=(obs.number, len(obs.tricks)))
+
+    def _tricks_seen(self, game_id: int, number: int) -> int | None:
+        """How many completed tricks of round ``number`` the group's table has shown (the
+        last of them as the last trick; the :class:`~bot.outbox.Content` mark of the newest
+        table shown); 0 when it showed an earlier round; None when nothing is known (the
+        group is then shown the last trick only)."""
+        mark = self.outbox.shown_mark(table_key(game_id))
+        if not isinstance(mark, tuple):
+            return None
+        shown_round, tricks = mark
+        return tricks if shown_round == number else 0
 
     async def refresh(self, key: SurfaceKey, drawn_at: int) -> tuple[Content | None, int] | None:
         """The outbox's question before it sends a table or hand drawn at game version
@@ -219,8 +235,14 @@ class Presenter(HandsOps):
         totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
         text = round_summary(rows[-1], table.players(), tr, totals=totals)
         done = next((r for r in reversed(state.rounds) if r.number == number), None)
-        if done is not None and done.tricks:  # the round's last trick, seen in the group too
+        if done is not None and done.tricks:  # the round's last tricks, seen in the group too
             auto = table.settings.rules.roem is RoemMode.AUTO
+            seen = self._tricks_seen(table.game_id, number)
+            first = len(done.tricks) - 1 if seen is None else min(seen, len(done.tricks) - 1)
+            text += "".join(
+                "\n" + passed_trick_html(tr, i + 1, done.tricks[i], table.players(), roem=auto)
+                for i in range(first, len(done.tricks) - 1)
+            )
             text += "\n" + last_trick_html(tr, done.tricks[-1], table.players(), roem=auto)
         return text
 
