@@ -40,16 +40,20 @@ Sleep = Callable[[float], Awaitable[None]]
 @dataclass(frozen=True, slots=True)
 class Limits:
     """The budget of one kind of chat: at most ``limit`` calls in any ``window`` seconds,
-    of which table edits may use ``table_limit``, at least ``table_gap`` seconds apart."""
+    of which table edits may use ``table_limit``, at least ``table_gap`` seconds apart; a
+    lobby's edits (people sitting down, who want to see it) count as table edits but need
+    only ``lobby_gap`` seconds after the previous table edit."""
 
     limit: int
     window: float
     table_limit: int
     table_gap: float
+    lobby_gap: float = 1.0
 
 
-GROUP = Limits(limit=20, window=60.0, table_limit=15, table_gap=4.0)
-"""Telegram's ~20 messages a minute per group; the table keeps 5 a minute free."""
+GROUP = Limits(limit=20, window=60.0, table_limit=15, table_gap=4.0, lobby_gap=1.0)
+"""Telegram's ~20 messages a minute per group; the table keeps 5 a minute free. A lobby tap
+after a quiet second is drawn at once; a burst of taps is drawn once a second at most."""
 
 PRIVATE = Limits(limit=1, window=1.0, table_limit=1, table_gap=1.0)
 """Telegram's ~1 message a second per private chat."""
@@ -74,12 +78,14 @@ def shared(limits: Limits | None, workers: int) -> Limits | None:
             window=limits.window,
             table_limit=max(limits.table_limit // n, 1),
             table_gap=limits.table_gap * n,
+            lobby_gap=limits.lobby_gap * n,
         )
     return Limits(
         limit=limits.limit,
         window=limits.window * n,
         table_limit=limits.table_limit,
         table_gap=limits.table_gap * n,
+        lobby_gap=limits.lobby_gap * n,
     )
 
 
@@ -179,8 +185,10 @@ class ChatBudget:
             self._in_flight_table -= 1
             self._overall_table.append(now)
 
-    def chat_wait(self, chat_id: int, *, table: bool = False) -> float:
-        """Seconds until a call fits in the chat's own budget (0: now)."""
+    def chat_wait(self, chat_id: int, *, table: bool = False, lobby: bool = False) -> float:
+        """Seconds until a call fits in the chat's own budget (0: now); ``lobby``: a table
+        edit of a lobby, which needs only :attr:`Limits.lobby_gap` after the last table
+        edit."""
         limits = self.limits(chat_id)
         if limits is None:
             return 0.0
@@ -197,7 +205,8 @@ class ChatBudget:
         if len(stamps) >= limit:
             wait = stamps[len(stamps) - limit] + limits.window - now
         if table:
-            wait = max(wait, chat.last_table + limits.table_gap - now)
+            gap = min(limits.lobby_gap, limits.table_gap) if lobby else limits.table_gap
+            wait = max(wait, chat.last_table + gap - now)
         return max(wait, 0.0)
 
     def record(self, chat_id: int, *, table: bool = False) -> None:

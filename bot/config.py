@@ -74,7 +74,9 @@ class BotConfig(DatabaseSettings):
         telegram_api_base_url: base URL of a (local) Bot API server, e.g.
             ``http://127.0.0.1:8081/bot``; None for Telegram's.
         database_url, database_path: the database (``DATABASE_URL`` wins when set).
-        default_language: language when neither chat nor user chose one (nl, de, fr, en).
+        default_language: a group's language when neither the group nor its reader gives
+            one (nl, de, fr, en); a person's own texts fall back to English instead
+            (:func:`bot.i18n.reader_language`).
         turn_timeout_seconds: default seconds a player has to act, 0 to 3600; 0 turns the
             timer off.
         computer_level: strength of computer players: ``strong``, ``basic`` or ``random``.

@@ -39,6 +39,11 @@ DEFAULT_LANGUAGE = "nl"
 SOURCE_LANGUAGE = "en"
 """The language of the msgids."""
 
+READER_FALLBACK = "en"
+"""The language of a reader about whom nothing is known: no ``/language`` choice, no Telegram
+language, a chat without a language (a private chat; a group always has one, see
+:func:`reader_language`)."""
+
 LANGUAGE_NAMES: dict[str, str] = {
     "nl": "Nederlands",
     "de": "Deutsch",
@@ -133,6 +138,32 @@ def resolve_language(
         if lang is not None:
             return lang
     return normalize_language(default) or DEFAULT_LANGUAGE
+
+
+def reader_language(
+    user_language: str | None,
+    telegram_language_code: str | None,
+    chat_language: str | None,
+) -> str:
+    """The one language of a reader, used for everything written to them alone: their hands
+    and sheets, the daily, ``/top``, ``/stats``, callback alerts (``design.md`` §5).
+
+    Args:
+        user_language: the reader's ``/language`` choice (None: never chose).
+        telegram_language_code: the reader's Telegram ``language_code`` (the one of the
+            update, else the last one stored).
+        chat_language: the language of the chat the text belongs to: a group's (its
+            setting, else the bot's default: always decided), a private chat's setting
+            (usually None).
+
+    Returns:
+        The first supported of the three, else :data:`READER_FALLBACK` (English).
+    """
+    for code in (user_language, telegram_language_code, chat_language):
+        lang = normalize_language(code)
+        if lang is not None:
+            return lang
+    return READER_FALLBACK
 
 
 def po_path(language: str, locales_dir: Traversable = LOCALES_DIR) -> Traversable:

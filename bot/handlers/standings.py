@@ -229,6 +229,9 @@ async def on_standings_button(
     data = context.app_data
     message = query.message if isinstance(query.message, Message) else None
     if isinstance(tap, TopPeriod):
+        if message is not None and _shows(message, query.data):  # shown already: a toast
+            await _answer(data, query.id, query, texts.top_shown_already(tr, tap.period))
+            return
         await _answer(data, query.id, query, "")
         if message is not None and message.chat.type != ChatType.PRIVATE:
             chat = message.chat
@@ -250,6 +253,19 @@ async def on_standings_button(
     if message is not None and entries:
         summary = await data.service.daily_summary(entries[-1])
         _replace(data, message, await daily_answer(data, tr, summary))
+
+
+def _shows(message: Message, data: str | None) -> bool:
+    """Whether the tapped button (callback ``data``) of a ``/top`` answer is the marked one:
+    the period the answer shows already."""
+    markup = message.reply_markup
+    if markup is None or data is None:
+        return False
+    return any(
+        b.callback_data == data and b.text.startswith(texts.CURRENT_MARK)
+        for row in markup.inline_keyboard
+        for b in row
+    )
 
 
 async def _answer(data: BotData, query_id: str, query: object, text: str) -> None:

@@ -201,6 +201,7 @@ class Outbox(OutboxCalls):
         keep_old: bool = False,
         final: bool = False,
         table: bool = False,
+        lobby: bool = False,
         on_sent: OnSent | None = None,
         drawn_at: int | None = None,
     ) -> None:
@@ -214,6 +215,9 @@ class Outbox(OutboxCalls):
                 delete the old one unless ``keep_old``; otherwise the old one is edited.
             final: the surface's last word: sealed once shown.
             table: edits use the table's share of the budget.
+            lobby: a lobby (with ``table``): its edits go before the chat's other waiting
+                calls and need only the budget's ``lobby_gap`` after the last table edit, so
+                a tap is seen at once and a burst of taps is drawn in few edits.
             on_sent: called with the id of the surface's message whenever the caller's
                 ``message_id`` is not that one (a new message, or one the caller forgot).
             drawn_at: the game version ``content`` was drawn at; with ``shared``, the
@@ -241,6 +245,7 @@ class Outbox(OutboxCalls):
         surface.thread_id = thread_id
         surface.final = final
         surface.table = table
+        surface.lobby = lobby
         surface.on_sent = on_sent
         pending = self._pending(surface)
         if fresh:
@@ -271,6 +276,29 @@ class Outbox(OutboxCalls):
         self.edit(surface.chat_id, surface.message_id, content)
         surface.message_id, surface.shown, surface.fresh, surface.keep_old = None, None, True, True
         return True
+
+    def remove(self, key: SurfaceKey, chat_id: int, *, message_id: int | None) -> None:
+        """Delete the surface's message for good (a daily's hand once the result is there):
+        its waiting call is cancelled, nothing is shown on it again, and a message still on
+        its way is deleted when it arrives. ``message_id``: as in :meth:`show`."""
+        chat_id = self.migrated.get(chat_id, chat_id)
+        surface = self._surfaces.get(key)
+        if surface is None or surface.chat_id != chat_id:
+            surface = Surface(key, chat_id, message_id=message_id, latest=message_id)
+            self._surfaces[key] = surface
+        pending = self._pending(surface)
+        if pending is not None:
+            self._chat(chat_id).jobs.remove(pending)
+        old, surface.message_id = surface.message_id, None
+        surface.sealed, surface.desired = True, None
+        if old is not None:
+            self.delete(chat_id, old)
+
+    def shown_mark(self, key: SurfaceKey) -> object:
+        """The :attr:`Content.mark` of the newest content the surface ``key`` has shown (None:
+        none, or unknown to this outbox)."""
+        surface = self._surfaces.get(key)
+        return surface.shown_mark if surface is not None else None
 
     def knows(self, key: SurfaceKey) -> bool:
         """Whether the outbox has met the surface ``key`` (it owns its message id then)."""
@@ -386,24 +414,26 @@ class Outbox(OutboxCalls):
                     del self._recent[chat_id]  # memory stays flat
 
     def _pick(self, chat_id: int, chat: ChatQueue) -> tuple[Job | None, float, bool]:
-        """The next job that may run now (table edits give way to the rest when the table's
-        share is used up), else how long until one may, and whether the bot's overall budget
-        (not the chat's own) is what it waits for."""
+        """The next job that may run now (a lobby's first, then in order; table edits give
+        way to the rest when the table's share is used up), else how long until one may,
+        and whether the bot's overall budget (not the chat's own) is what it waits for."""
         now = self.budget.clock()
         waits: list[tuple[float, bool]] = []
-        for job in chat.jobs:
+        lobbies = [j for j in chat.jobs if j.surface is not None and j.surface.lobby]
+        for job in (*lobbies, *(j for j in chat.jobs if j not in lobbies)):
             table = self._is_table_edit(job)
+            lobby = job.surface is not None and job.surface.lobby
             if job.not_before > now:
                 waits.append((job.not_before - now, False))
             elif job.kind is Kind.DELETE:  # Telegram does not count deletes
                 return job, 0.0, False
             else:
-                own = self.budget.chat_wait(chat_id, table=table)
+                own = self.budget.chat_wait(chat_id, table=table, lobby=lobby)
                 overall = self.budget.overall_wait(table=table)
                 if own <= 0 and overall <= 0:
                     return job, 0.0, False
                 waits.append((max(own, overall), overall > own))
-            if not table:
+            if not table and not lobby:
                 break  # the rest keep their order behind this one
         if not waits:
             return None, 0.0, False

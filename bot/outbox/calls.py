@@ -189,7 +189,7 @@ class OutboxCalls:
                 if content.alt is None:
                     raise
                 log.warning("a picture was refused in chat %s: %s", job.chat_id, exc)
-                content = Content(content.alt, content.markup)
+                content = Content(content.alt, content.markup, mark=content.mark)
         try:
             return await self._counted(job, self._send_text(job, content, thread_id))
         except BadRequest as exc:
@@ -281,6 +281,9 @@ class OutboxCalls:
                 return
         old = surface.message_id
         msg = await self._send(job, content, surface.thread_id)
+        if surface.sealed and surface.desired is None:  # removed while it was on its way
+            self.delete(job.chat_id, msg.message_id)
+            return
         surface.message_id, surface.fresh = msg.message_id, False
         surface.latest = max(surface.latest or 0, msg.message_id)
         await self._shown(surface, content)
@@ -291,6 +294,8 @@ class OutboxCalls:
         """The surface's message shows ``content``: sealed if it is the last word, and the
         caller's records told which message that is when they do not know yet."""
         surface.shown = content.key
+        if content.mark is not None:
+            surface.shown_mark = content.mark
         if surface.final and surface.desired is content:
             surface.sealed = True
         if surface.message_id is None:  # retired while the call was on its way

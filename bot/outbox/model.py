@@ -52,6 +52,9 @@ class Content:
     markup: InlineKeyboardMarkup | None = None
     photo: bytes | None = field(default=None, repr=False)
     alt: str | None = None
+    mark: object = None
+    """The caller's note of what the content shows (a table: its round and tricks), kept by
+    the surface once shown (:meth:`bot.outbox.Outbox.shown_mark`); not part of :attr:`key`."""
 
     @property
     def key(self) -> tuple[str, object]:
@@ -75,6 +78,8 @@ class Surface:
     final: bool = False
     sealed: bool = False
     table: bool = False
+    lobby: bool = False
+    """A lobby: its edits go first and need only :attr:`bot.budget.Limits.lobby_gap`."""
     on_sent: OnSent | None = None
     recorded: int | None = None
     """The message id the caller's records hold (``on_sent`` brings them up to date)."""
@@ -82,6 +87,8 @@ class Surface:
     """The newest message id the surface has had (a retired one included)."""
     drawn_at: int | None = None
     """The game version ``desired`` was drawn at (None: not a drawing of the game)."""
+    shown_mark: object = None
+    """The :attr:`Content.mark` of the newest content shown (None: none yet)."""
 
 
 class Kind(Enum):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 from typing import cast
 
 from telegram import Message
@@ -31,7 +32,7 @@ from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
-from bot.render.table import render_table
+from bot.render.table import last_trick_html, passed_trick_html, render_table
 from bot.service import TableView, awaited_seats
 from bot.tables import Table
 from bot.taps import DeepLink
@@ -40,6 +41,7 @@ from engine.cards import Seat
 from engine.events import DealVoided, GameOver, KlammernRoundScored, RoundScored
 from engine.game import GameState
 from engine.observe import observe
+from engine.settings import RoemMode
 from storage import GameStatus, SeatKind
 
 log = logging.getLogger(__name__)
@@ -125,7 +127,8 @@ class Presenter(HandsOps):
         rendered = render_lobby(
             lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
         )
-        self._show_table(table, rendered)
+        shown = content(rendered, table.game_id, table.version)
+        self._show_table_content(table, shown, lobby=True)
 
     def _show_table(
         self,
@@ -169,16 +172,31 @@ class Presenter(HandsOps):
         assert table.state is not None
         if table.state.is_over:
             return None
+        obs = observe(table.state, None)
+        seen = self._tricks_seen(table.game_id, obs.number)
         rendered = render_table(
-            observe(table.state, None),
+            obs,
             table.players(),
             tr,
             hand_url=self.deep_link(DeepLink("h", table.game_id)),
             waiting=awaited_seats(table, table.state),
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
+            unseen=max(len(obs.tricks) - 1 - seen, 0) if seen is not None else 0,
         )
-        return content(rendered, table.game_id, table.version)
+        shown = content(rendered, table.game_id, table.version)
+        return replace(shown, mark=(obs.number, len(obs.tricks)))
+
+    def _tricks_seen(self, game_id: int, number: int) -> int | None:
+        """How many completed tricks of round ``number`` the group's table has shown (the
+        last of them as the last trick; the :class:`~bot.outbox.Content` mark of the newest
+        table shown); 0 when it showed an earlier round; None when nothing is known (the
+        group is then shown the last trick only)."""
+        mark = self.outbox.shown_mark(table_key(game_id))
+        if not isinstance(mark, tuple):
+            return None
+        shown_round, tricks = mark
+        return tricks if shown_round == number else 0
 
     async def refresh(self, key: SurfaceKey, drawn_at: int) -> tuple[Content | None, int] | None:
         """The outbox's question before it sends a table or hand drawn at game version
@@ -215,14 +233,31 @@ class Presenter(HandsOps):
         assert state is not None
         rows = [r for r in state.sheet() if r.number <= number]
         totals = {t: sum(r.total(t) for r in rows) for t in rows[0].result.score}
-        return round_summary(rows[-1], table.players(), tr, totals=totals)
+        text = round_summary(rows[-1], table.players(), tr, totals=totals)
+        done = next((r for r in reversed(state.rounds) if r.number == number), None)
+        if done is not None and done.tricks:  # the round's last tricks, seen in the group too
+            auto = table.settings.rules.roem is RoemMode.AUTO
+            seen = self._tricks_seen(table.game_id, number)
+            first = len(done.tricks) - 1 if seen is None else min(seen, len(done.tricks) - 1)
+            text += "".join(
+                "\n" + passed_trick_html(tr, i + 1, done.tricks[i], table.players(), roem=auto)
+                for i in range(first, len(done.tricks) - 1)
+            )
+            text += "\n" + last_trick_html(tr, done.tricks[-1], table.players(), roem=auto)
+        return text
 
     async def _game_over(self, view: TableView, *, keep_old: bool = False) -> None:
         """The game's end: the sheet as a picture below the last round's summary, the winner
-        and totals in its caption (issue 13; the text sheet should Telegram refuse it)."""
+        and totals in its caption (issue 13; the text sheet should Telegram refuse it).
+        A daily's end is one message, the result with the board, posted by the daily
+        (:func:`bot.handlers.standings.daily_ended`): no sheet here, no call to start a new
+        game; the hand message is deleted."""
         table, tr = view.table, view.group_tr()
         state = table.state
         assert state is not None
+        if table.settings.daily is not None:
+            self._remove_hands(view)
+            return
         players = table.players()
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
         text = over + "\n\n" + self.score(table, tr, self._solo_viewer(table))
@@ -259,6 +294,12 @@ class Presenter(HandsOps):
             png = await self._picture(sheet, tr)
             caption = sheet_caption(sheet, tr, stopped_by=name)
             shown = Content(caption, photo=png, alt=text) if png is not None else Content(text)
+            # The live table says it is over (no turn, no card button) and the sheet follows
+            # below as a new message: a picture cannot be edited into a text message.
+            retired = self._retire_table(table, messages.game_stopped(tr, name))
+            self._show_table_content(table, shown, fresh=True, final=True, keep_old=retired)
+            self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
+            return
         self._show_table_content(table, shown, final=True)
         self._close_hands(view, lambda utr: messages.game_stopped(utr, name))
 
@@ -281,10 +322,11 @@ class Presenter(HandsOps):
 
     def _show_table_content(
         self, table: Table, shown: Content, *, fresh: bool = False, final: bool = False,
-        keep_old: bool = False, drawn_at: int | None = None,
+        keep_old: bool = False, drawn_at: int | None = None, lobby: bool = False,
     ) -> None:  # fmt: skip
         """:meth:`_show_table` for ready content (a picture); ``drawn_at``: as in
-        :meth:`_show_hand`."""
+        :meth:`_show_hand`; ``lobby``: the lobby, redrawn ahead of the group's other edits
+        (:meth:`~bot.outbox.Outbox.show`)."""
         self.outbox.show(
             table_key(table.game_id),
             table.row.chat_id,
@@ -295,6 +337,7 @@ class Presenter(HandsOps):
             keep_old=keep_old,
             final=final,
             table=True,
+            lobby=lobby,
             on_sent=self._record_table(table.game_id),
             drawn_at=drawn_at,
         )

@@ -199,6 +199,19 @@ class HandsOps(PresenterBase):
                 final = Content(text(view.user_tr(user_id)))
                 self._show_hand(view, Seat(s.index), user_id, final, final=True)
 
+    def _remove_hands(self, view: TableView) -> None:
+        """Delete every player's hand message (a daily's end: its result says it all)."""
+        table = view.table
+        for s in table.row.seats:
+            if s.user_id is None:
+                continue
+            chat_id = self._hand_chat(table, s.user_id)
+            ref = s.hand_message
+            key = hand_key(table.game_id, s.index)
+            if ref is not None or self.outbox.knows(key):
+                mine = ref.message_id if ref is not None and ref.chat_id == chat_id else None
+                self.outbox.remove(key, chat_id, message_id=mine)
+
     # --- notices -----------------------------------------------------------------------------
 
     def _notice(self, view: TableView, notice: Notice, out: Outcome) -> None:

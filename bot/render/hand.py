@@ -42,6 +42,7 @@ from engine.actions import Accept, Bella, Beter, ClaimRoem, Contra, Declare, Pas
 from engine.cards import Card
 from engine.observe import Observation
 from engine.round import Phase
+from engine.settings import RoemMode
 
 ROW_WIDTH = 4
 """At most this many cards per keyboard row."""
@@ -190,7 +191,8 @@ def render_hand(
         if trick:
             lines.append(trick)
         if obs.last_trick is not None:
-            lines.append(last_trick_html(tr, obs.last_trick, players))
+            auto = obs.settings.roem is RoemMode.AUTO
+            lines.append(last_trick_html(tr, obs.last_trick, players, roem=auto))
         turn = "" if awaited else turn_html(tr, obs, players)
         if turn:
             lines.append(turn)

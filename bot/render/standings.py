@@ -79,6 +79,15 @@ def daily_stopped(tr: Translator, day: str) -> str:
     ).format(day=day_text(day))
 
 
+def daily_stopped_again(tr: Translator, day: str) -> str:
+    """The head of a stopped attempt's result under the day's board, whose button plays the
+    deals again, unranked."""
+    return "⏹ " + tr.gettext(
+        "Your daily of {day} was stopped: it counts as played, not on the board. You can play "
+        "it again below, unranked."
+    ).format(day=day_text(day))
+
+
 def daily_running(tr: Translator) -> str:
     """``/daily`` while today's attempt is being played."""
     return "🗓 " + tr.gettext("Your daily is being played: your cards follow.")
@@ -103,7 +112,7 @@ def daily_result_lines(tr: Translator, summary: DailySummary) -> list[str]:
     lines = []
     day = day_text(entry.day)
     if result is None or result.status is GameStatus.ABANDONED:
-        lines.append(daily_stopped(tr, entry.day))
+        lines.append(daily_stopped_again(tr, entry.day))
     else:
         lines.append(
             "🏁 "
@@ -313,14 +322,26 @@ def rating_legend(tr: Translator) -> str:
     return tr.gettext("Rating: OpenSkill (μ − 3σ) of finished games here, two against two.")
 
 
+CURRENT_MARK = "• "
+"""Marks the period button of the period a ``/top`` answer shows."""
+
+
+def period_label(tr: Translator, period: Period) -> str:
+    """A period's button label, plain: "This month", "All time"."""
+    return tr.gettext("This month") if period is Period.MONTH else tr.gettext("All time")
+
+
+def top_shown_already(tr: Translator, period: Period) -> str:
+    """The toast of a tap on the period a ``/top`` answer shows already (plain)."""
+    return tr.gettext("Shown already: {period}.").format(period=period_label(tr, period))
+
+
 def top_buttons(tr: Translator, period: Period) -> tuple[tuple[Button, ...], ...]:
-    """The period buttons of ``/top``, the current one marked "• "."""
+    """The period buttons of ``/top``, the current one marked "• " (:data:`CURRENT_MARK`)."""
     buttons = []
-    for p, label in (
-        (Period.MONTH, tr.gettext("This month")),
-        (Period.ALL, tr.gettext("All time")),
-    ):
-        mark = "• " if p is period else ""
+    for p in (Period.MONTH, Period.ALL):
+        label = period_label(tr, p)
+        mark = CURRENT_MARK if p is period else ""
         buttons.append(Button(mark + label, TopPeriod(p)))
     return (tuple(buttons),)
 

@@ -95,13 +95,40 @@ def trick_lines(
     return lines
 
 
-def last_trick_html(tr: Translator, trick: Trick, players: Sequence[Player]) -> str:
-    """The last completed trick in one line (``rules.md`` §4.8): "Vorige slag → Bert:
-    N A♠ · O 7♠ · Z 10♠ · W K♠"."""
+def trick_points_html(tr: Translator, trick: Trick, *, roem: bool = True) -> str:
+    """A completed trick's card points and (``roem``) its roem: "23 punten + 20 roem"."""
+    points = tr.ngettext("{n} point", "{n} points", trick.points).format(n=trick.points)
+    if roem and trick.roem:
+        points += " + " + tr.gettext("{n} roem").format(n=trick.roem)
+    return points
+
+
+def last_trick_html(
+    tr: Translator, trick: Trick, players: Sequence[Player], *, roem: bool = True
+) -> str:
+    """The last completed trick in one line (``rules.md`` §4.8) with who won it, its card
+    points and (``roem``: where it counts by itself, ``RoemMode.AUTO``) its roem: "Vorige
+    slag → Bert, 23 punten + 20 roem: N A♠ · O 7♠ · Z 10♠ · W K♠"."""
     cards = dict(trick.played())
     laid = " · ".join(f"{seat_letter(tr, s)} {card_label(tr, cards[s])}" for s in SEATS)
-    return tr.gettext("Last trick → {name}: {cards}").format(
-        name=player_html(tr, players, trick.winner), cards=laid
+    points = trick_points_html(tr, trick, roem=roem)
+    return tr.gettext("Last trick → {name}, {points}: {cards}").format(
+        name=player_html(tr, players, trick.winner), points=points, cards=laid
+    )
+
+
+def passed_trick_html(
+    tr: Translator, number: int, trick: Trick, players: Sequence[Player], *, roem: bool = True
+) -> str:
+    """A completed trick the group may not have seen yet (it passed between two edits of the
+    table), in one line like :func:`last_trick_html`: "Slag 5 → Bert, 23 punten: N A♠ · …"."""
+    cards = dict(trick.played())
+    laid = " · ".join(f"{seat_letter(tr, s)} {card_label(tr, cards[s])}" for s in SEATS)
+    return tr.gettext("Trick {number} → {name}, {points}: {cards}").format(
+        number=number,
+        name=player_html(tr, players, trick.winner),
+        points=trick_points_html(tr, trick, roem=roem),
+        cards=laid,
     )
 
 
@@ -135,17 +162,26 @@ def left_by_html(tr: Translator, name: str, seat: Seat) -> str:
     )
 
 
-def _play_block(tr: Translator, obs: Observation, players: Sequence[Player]) -> list[str]:
+def _play_block(
+    tr: Translator, obs: Observation, players: Sequence[Player], unseen: int = 0
+) -> list[str]:
     assert obs.trump is not None
     lines: list[str] = []
     last = obs.last_trick
+    auto = obs.settings.roem is RoemMode.AUTO
+    first = max(len(obs.tricks) - 1 - unseen, 0)
+    passed = [
+        passed_trick_html(tr, i + 1, obs.tricks[i], players, roem=auto)
+        for i in range(first, len(obs.tricks) - 1)
+    ]
     if obs.trick or last is None:
         n = len(obs.tricks) + 1
         win = winning_position(obs.trick, obs.trump) if obs.trick else None
         lines.append(bold(tr.gettext("Trick {number}").format(number=n)))
         lines += trick_lines(tr, players, obs.leader, obs.trick, winning=win, to_act=obs.to_act)
+        lines += passed
         if last is not None:
-            lines.append(last_trick_html(tr, last, players))
+            lines.append(last_trick_html(tr, last, players, roem=auto))
     else:
         win_pos = last.seats.index(last.winner)
         lines.append(
@@ -156,8 +192,8 @@ def _play_block(tr: Translator, obs: Observation, players: Sequence[Player]) -> 
             )
         )
         lines += trick_lines(tr, players, last.leader, last.cards, winning=win_pos, to_act=None)
-        if obs.settings.roem is RoemMode.AUTO and last.roem:
-            lines.append(tr.gettext("Roem in this trick: {n}").format(n=last.roem))
+        lines.append(trick_points_html(tr, last, roem=auto))
+        lines += passed
     return lines
 
 
@@ -170,6 +206,7 @@ def render_table(
     waiting: Sequence[Seat] = (),
     left_by: Mapping[Seat, str] | None = None,
     note: str | None = None,
+    unseen: int = 0,
 ) -> Rendered:
     """The group's table message (issue 3; ``rules.md`` §3–§6).
 
@@ -184,6 +221,8 @@ def render_table(
         note: the latest notice about a seat (HTML: a timeout, a hand-over, a take-back),
             shown as the last line until the next one replaces it (issue 9 item 6: such
             notices are not separate group messages).
+        unseen: how many completed tricks before the last one the group has not seen yet
+            (they passed between two edits): each gets a line of its own.
 
     Returns:
         HTML text (well under 4096 characters) and the keyboard (empty or one link button).
@@ -206,7 +245,7 @@ def render_table(
             lines.append(shown_html(tr, obs))
         lines += klammern_lines(tr, obs, players)
         lines.append("")
-        lines += _play_block(tr, obs, players)
+        lines += _play_block(tr, obs, players, unseen)
         lines.append("")
         lines += [team_line(tr, obs, players, t) for t in TEAMS]
         if obs.claimable_roem and obs.last_trick is not None:

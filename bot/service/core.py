@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.computer import ComputerPlayers
-from bot.i18n import DEFAULT_LANGUAGE, resolve_language
+from bot.i18n import DEFAULT_LANGUAGE, reader_language, resolve_language
 from bot.keyed import KeyedLocks, LruDict
 from bot.outcome import Outcome
 from bot.service.view import TableView
@@ -155,19 +155,22 @@ class ServiceCore:
             ids.update(uid for uid in (s.user_id, s.former_user_id) if uid is not None)
         users = await self.repo.get_users(ids)
         creator = users.get(table.row.creator_id)
+        private = chat is not None and chat.chat_type == "private"
+        chosen = table.row.language or (chat.language if chat else None)
         group = resolve_language(
-            table.row.language or (chat.language if chat else None),
+            chosen,
             None,
             creator.telegram_language if creator else None,
             self.default_language,
             private=False,
         )
+        chat_language = chosen if private else group
         languages = {
-            uid: resolve_language(
-                group, u.language, u.telegram_language, self.default_language, private=True
-            )
+            uid: reader_language(u.language, u.telegram_language, chat_language)
             for uid, u in users.items()
         }
+        if private and creator is not None:  # a private table (the daily) reads as its player
+            group = languages[creator.user_id]
         title = (chat.title or "") if chat is not None and chat.chat_type != "private" else ""
         names = {uid: u.display_name for uid, u in users.items()}
         return TableView(table, group, languages, names, title, await self.tips_on(table))

@@ -3,7 +3,7 @@ which tables a reader's commands are about."""
 
 from __future__ import annotations
 
-from bot.i18n import resolve_language
+from bot.i18n import reader_language, resolve_language
 from bot.outcome import Outcome
 from bot.service.core import ServiceCore
 from bot.tables import Table
@@ -42,18 +42,28 @@ class PeopleOps(ServiceCore):
         *,
         private: bool,
     ) -> str:
-        """The language to answer a reader in (``bot.i18n.resolve_language``): in a private
-        chat, and for callback alerts, the user's choice, else their Telegram language, else
-        the chat's; in a group the chat's choice, else their Telegram language, else the
-        default."""
+        """The language to answer a reader in. Privately (a private chat, a callback alert,
+        the daily's result) :func:`bot.i18n.reader_language`: the user's choice, else their
+        Telegram language (``telegram_language``, else the one stored), else the chat's (a
+        group's is its setting, else the default), else English. In a group the chat's
+        choice, else ``telegram_language``, else the default."""
         chat = await self.repo.get_chat(chat_id) if chat_id is not None else None
         user = await self.repo.get_user(user_id) if user_id is not None else None
-        return resolve_language(
-            chat.language if chat else None,
+        if not private:
+            return resolve_language(
+                chat.language if chat else None,
+                None,
+                telegram_language,
+                self.default_language,
+                private=False,
+            )
+        chat_language = chat.language if chat else None
+        if chat is not None and chat.chat_type != "private":
+            chat_language = chat_language or self.default_language
+        return reader_language(
             user.language if user else None,
-            telegram_language,
-            self.default_language,
-            private=private,
+            telegram_language or (user.telegram_language if user else None),
+            chat_language,
         )
 
     async def set_chat_language(

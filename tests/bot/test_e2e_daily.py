@@ -172,3 +172,56 @@ async def test_a_daily_left_over_past_midnight_is_stopped_by_the_next_days(
         assert any("Your daily of 14-03-2025 was stopped" in t for t in texts(anna))
         assert any("The daily deal of 15-03-2025" in t for t in texts(anna))
         assert any("This is your ranked attempt" in t for t in texts(anna)[-4:])
+
+
+async def test_a_daily_ends_with_one_message_the_result_with_the_board(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    async with run_polling(daily_app(fake_api, tmp_path / "db.sqlite3", Clock()), fake_api) as bot:
+        await anna.send(None, "/daily")
+        await bot.settle()
+        chat = anna.private_chat
+        before = len(chat.all_messages)
+        await play_to_end(bot, [anna], random.Random(3), chat=chat)
+        await bot.settle()
+        # Rounds end with their summaries as the table moves on; the game's end adds ONE
+        # message: the result, the place and the board picture.
+        shown = [m for m in chat.all_messages[before:] if m.from_bot and not m.deleted]
+        last_round = max(i for i, m in enumerate(shown) if "Round 8" in m.body)
+        new = shown[last_round + 1 :]
+        assert [m.body[:30] for m in new] == [new[-1].body[:30]]
+        (result,) = new
+        assert result.photo_bytes and "you scored" in result.body and "Place 1 of 1." in result.body
+        assert not any("/klaverjas" in m.body for m in chat.all_messages if m.from_bot)
+        assert not any("Game over" in m.body for m in chat.all_messages if m.from_bot)
+
+
+async def test_daily_after_a_stopped_attempt_shows_the_board_and_plays_again_unranked(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    bob = fake_api.add_user("Bob", started=True)
+    async with run_polling(daily_app(fake_api, tmp_path / "db.sqlite3", Clock()), fake_api) as bot:
+        await play_daily(bot, bob)  # somebody on today's board
+        await anna.send(None, "/daily")
+        await bot.settle()
+        await anna.send(None, "/stop")
+        await bot.settle()
+        confirm = anna.private_chat.bot_messages[-1]
+        if confirm.buttons:
+            await (await anna.tap(confirm, by_action("stop:yes"))).wait_answered()
+            await bot.settle()
+        await anna.send(None, "/daily")
+        await bot.settle()
+        board = anna.private_chat.bot_messages[-1]
+        assert board.photo_bytes, board.body  # the day's board
+        assert "was stopped" in board.body and "Board of 14-03-2025 (1 player)" in board.body
+        assert "/daily starts today's" not in board.body
+        assert "play it again below, unranked" in board.body
+        assert next(b.callback_data for b in board.buttons) == "d.again"
+        tap = await anna.tap(board, by_action("again"))
+        await tap.wait_answered()
+        await bot.settle()
+        assert any("this attempt is unranked" in t for t in texts(anna)[-3:])
+    fake_api.assert_callbacks_answered_once()

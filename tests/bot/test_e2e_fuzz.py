@@ -31,7 +31,7 @@ async def test_thousands_of_odd_updates_break_nothing(fake_api: FakeBotApi, tmp_
         await bot.settle()
         fuzzer = UpdateFuzzer(
             fake_api,
-            random.Random(20261202),
+            random.Random(20261204),
             groups=[group],
             users=[anna, bert, carla],
             commands=commands,

@@ -11,7 +11,7 @@ from pathlib import Path
 from engine.actions import Action, ClaimRoem
 from engine.game import GameState
 from engine.round import Phase
-from tests.bot.helpers import active_buttons, by_action, hand_message, make_app
+from tests.bot.helpers import FastTime, active_buttons, by_action, hand_message, make_app
 from tests.fakebot import FakeBotApi, SimUser, run_polling
 
 
@@ -98,3 +98,47 @@ async def test_after_a_roem_claim_on_the_last_trick_the_hand_moves_on_and_a_reta
 def claimer_seat(players: list[SimUser], user: SimUser) -> int:
     """The seat of ``user`` (players sit in order)."""
     return players.index(user)
+
+
+async def test_a_roem_claim_on_the_last_trick_leaves_no_stale_hand_within_the_budget(
+    tmp_path: Path,
+) -> None:
+    """The same claim with Telegram's limits on (time 20 times faster): once the claim is
+    played, every player's hand shows the next round and no older hand message of the game
+    keeps a button to tap."""
+    fast = FastTime()
+    async with FakeBotApi(clock=fast.now) as api:
+        players = [api.add_user(n, language_code="en", started=True) for n in "ABCD"]
+        group = api.add_group("Club", members=players, admins=players[:1])
+        app = make_app(api, tmp_path / "db.sqlite3", budget=fast.budget(), default_language="en")
+        async with run_polling(app, api) as bot:
+            await players[0].send(group, "/klaverjas klassiek")
+            await bot.settle()
+            lobby = api.last_message(group)
+            for seat, user in enumerate(players):
+                await (await user.tap(lobby, by_action(f"sit:{seat}"))).wait_answered()
+                await bot.settle()
+            await (await players[0].tap(lobby, by_action("start"))).wait_answered()
+            await bot.settle()
+            table = await app.bot_data["app"].service.load(1)
+            assert table is not None and table.state is not None
+            for move in _plan_to_a_last_trick_roem(table.state, random.Random(3)):
+                user, hand = players[move.seat], hand_message(players[move.seat])
+                assert hand is not None
+                tap = await user.tap(hand, by_action(move.notation(with_seat=False)))
+                assert not (await tap.wait_answered()).show_alert
+                await bot.settle(timeout=20)
+            table = await app.bot_data["app"].service.load(1)
+            assert table is not None and table.state is not None
+            assert table.state.to_act is not None
+            claimer = players[table.state.to_act]
+            hand = hand_message(claimer)
+            assert hand is not None
+            await (await claimer.tap(hand, by_action("roem"))).wait_answered()
+            await bot.settle(timeout=20)
+        for user in players:
+            shown = [m for m in user.private_chat.bot_messages if not m.deleted]
+            live = [m for m in shown if active_buttons(m)]
+            assert all("round 2/16" in m.body for m in live), [m.body[:50] for m in live]
+            newest = hand_message(user)
+            assert newest is not None and "round 2/16" in newest.body

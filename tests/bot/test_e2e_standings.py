@@ -231,3 +231,24 @@ async def test_a_rebuild_gives_the_numbers_kept_game_by_game(
         rebuilt = await repo.standings_rows()
     assert derived(rebuilt) == derived(kept)
     assert rebuilt["daily_games"] == kept["daily_games"]  # primary data untouched
+
+
+async def test_top_on_the_period_already_shown_answers_with_a_toast_only(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    bob = fake_api.add_user("Bob", started=True)
+    group = fake_api.add_group("Club", [anna, bob])
+    async with run_polling(app(fake_api, tmp_path / "db.sqlite3"), fake_api) as bot:
+        await group_game(fake_api, bot, group, [anna, bob], seed=3)
+        await anna.send(group, "/top")
+        await bot.settle()
+        top = fake_api.last_message(group)
+        start = len(fake_api.calls)
+        tap = await bob.tap(top, lambda b: b.callback_data == "t.month")  # shown already
+        answer = await tap.wait_answered()
+        await bot.settle()
+        assert answers(fake_api, group, start) == []
+        assert answer.text and "this month" in answer.text.lower()
+        assert not group.message(top.message_id).deleted  # type: ignore[union-attr]
+    fake_api.assert_callbacks_answered_once()

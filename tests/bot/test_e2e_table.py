@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.render.messages import COMMANDS
 from storage import GameStatus, SeatKind, open_repository
 from tests.fakebot import FakeBotApi, run_polling
@@ -185,3 +187,37 @@ async def test_language_help_and_rules_in_the_chats_language(
     english = fake_api.commands.get(group_scope, "")
     assert [c["command"] for c in german] == [c["command"] for c in english]
     assert german != english and len(german) == len(COMMANDS)
+
+
+@pytest.mark.parametrize("when", ["after_a_round", "mid_round"])
+async def test_a_stop_leaves_the_live_table_as_its_last_word(
+    fake_api: FakeBotApi, tmp_path: Path, when: str
+) -> None:
+    """Round 1 or later, at a round's end or in its middle: after a stop no message of the
+    group still points at a turn or offers the cards."""
+    db = tmp_path / "db.sqlite3"
+    anna = fake_api.add_user("Anna", language_code="en", started=True)
+    group = fake_api.add_group("Club", members=[anna])
+    chat = fake_api.chat(group)
+    rng = random.Random(8)
+    async with run_polling(make_app(fake_api, db, default_language="en"), fake_api) as bot:
+        await open_and_fill(fake_api, bot, group, [anna], computers=3)
+        while not any("Round 1" in m.body for m in chat.bot_messages):
+            assert await play_turn([anna], rng)
+            await bot.settle(quiet=0.01)
+        if when == "mid_round":
+            for _ in range(6):
+                assert await play_turn([anna], rng)
+                await bot.settle(quiet=0.01)
+        live = [m for m in chat.bot_messages if "👉" in m.body and m.buttons]
+        assert live  # the table in play
+        await anna.send(group, "/stop")
+        await bot.settle()
+        confirm = fake_api.last_message(group)
+        await (await anna.tap(confirm, by_action("stop:yes"))).wait_answered()
+        await bot.settle()
+        assert (await _game(db)).status is GameStatus.ABANDONED
+        stale = [m.body[:60] for m in chat.bot_messages if "👉" in m.body or m.buttons]
+        assert not stale
+        assert any("stopped the game" in m.body for m in chat.bot_messages)
+    fake_api.assert_callbacks_answered_once()

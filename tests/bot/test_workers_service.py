@@ -98,10 +98,12 @@ async def test_a_computer_turn_left_undone_is_a_timer_another_worker_runs() -> N
 def test_each_worker_keeps_to_its_share_of_telegrams_limits() -> None:
     assert shared(GROUP, 1) is GROUP and shared(None, 3) is None
     two = shared(GROUP, 2)
-    assert two == Limits(limit=10, window=60.0, table_limit=7, table_gap=8.0)
-    assert shared(OVERALL, 2) == Limits(limit=12, window=1.0, table_limit=10, table_gap=0.0)
+    assert two == Limits(limit=10, window=60.0, table_limit=7, table_gap=8.0, lobby_gap=2.0)
+    assert shared(OVERALL, 2) == Limits(
+        limit=12, window=1.0, table_limit=10, table_gap=0.0, lobby_gap=2.0
+    )
     private = shared(PRIVATE, 2)  # one a second cannot be halved: one every two seconds
-    assert private == Limits(limit=1, window=2.0, table_limit=1, table_gap=2.0)
+    assert private == Limits(limit=1, window=2.0, table_limit=1, table_gap=2.0, lobby_gap=2.0)
     for n in range(1, 9):
         share = shared(GROUP, n)
         assert share is not None and share.limit * n <= GROUP.limit

@@ -241,6 +241,24 @@ def test_all_nat_three_digit_roem_long_and_right_to_left_names(lang: str) -> Non
         assert any(t.text == seat for t in dealers for seat in ("West", "Ouest"))
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_dealer_column_shows_the_computers_names_whole(lang: str) -> None:
+    """Every seat a computer ("Computer Noord", "Ordinateur Ouest"), and people's names
+    that fit: whole in the dealer column, never cut."""
+    tr = get_translator(lang)
+    for players in (
+        (Player("", computer=True),) * 4,
+        (Player("Wilhelmina Zuid"), Player("", computer=True), Player("Anna"), Player("Jo")),
+    ):
+        layout = layout_sheet(klaverjas_view(16, players=players), tr)
+        check_layout(layout)
+        dealers = [t for t in layout.texts if t.role == "dealer"]
+        assert len(dealers) == 16
+        assert all(t.text == t.source and ELLIPSIS not in t.text for t in dealers), [
+            t.text for t in dealers if t.text != t.source
+        ]
+
+
 def test_the_winner_line_keeps_a_long_team_name_on_its_own_line() -> None:
     tr = get_translator("de")
     layout = layout_sheet(all_nat_view((Player(LONG_NAME),) * 4), tr)

@@ -57,6 +57,9 @@ PLAYER = Style(26, bold=True, align="center")
 CAPTION = Style(16, fill=GREY, align="center")
 ROUND = Style(22, fill=GREY, align="right")
 DEALER = Style(22)
+DEALER_SMALLEST = 18
+"""The dealer column's font shrinks (for the whole sheet) down to this size so that every
+dealer's name fits whole ("Computer Noord"); a name too long even then ends in "…"."""
 POINTS = Style(30, align="right")
 ROEM_TEXT = Style(24, fill=ROEM)
 RUNNING = Style(22, fill=GREY, align="right")
@@ -110,6 +113,30 @@ def team_display(tr: Translator, players: Sequence[Player], team: Team) -> str:
     )
 
 
+def dealer_style(view: SheetView, tr: Translator) -> Style:
+    """The dealer column's style for ``view``: :data:`DEALER`, or a size down to
+    :data:`DEALER_SMALLEST` at which every dealer's name that can fit the column whole
+    does; a name too long even at the smallest size is shortened with "…"."""
+    width = _DEALER[1] - _DEALER[0] - OVERHANG
+    names = [
+        (display_name(tr, view.players, line.dealer), seat_name(tr, line.dealer))
+        for line in view.lines
+    ]
+
+    def whole(size: int, name: str, fallback: str) -> bool:
+        f = txt.font(size)
+        return txt.fit(name, f, width, fallback=fallback) == txt.fit(
+            name, f, 10 * WIDTH, fallback=fallback
+        )
+
+    # the names that fit whole at some size; a longer one is shortened at any size
+    fitting = [(n, b) for n, b in set(names) if whole(DEALER_SMALLEST, n, b)]
+    for size in range(DEALER.size, DEALER_SMALLEST, -1):
+        if all(whole(size, n, b) for n, b in fitting):
+            return Style(size)
+    return Style(DEALER_SMALLEST)
+
+
 def _suit_style(suit: Suit) -> Style:
     red = suit in (Suit.HEARTS, Suit.DIAMONDS)
     return Style(28, bold=True, fill=RED_SUIT if red else BLACK_SUIT, align="center")
@@ -132,6 +159,7 @@ class _Sheet:
         self.out = Layout(WIDTH)
         self.y: float = MARGIN
         self.table_top: float = 0
+        self.dealer = dealer_style(view, tr)
 
     def columns(self) -> list[tuple[float, Team]]:
         """(left edge, team) of the two team columns, left to right."""
@@ -229,7 +257,7 @@ class _Sheet:
         out.number(str(line.number), _row(_NUM, top, bottom), ROUND, "round")
         dealer = display_name(tr, view.players, line.dealer)
         fallback = seat_name(tr, line.dealer)
-        out.fitted(dealer, _row(_DEALER, top, bottom), DEALER, "dealer", fallback)
+        out.fitted(dealer, _row(_DEALER, top, bottom), self.dealer, "dealer", fallback)
         for x0, team in self.columns():
             if team is line.playing_team:
                 trump = _sub(x0, _TRUMP, top, bottom)
