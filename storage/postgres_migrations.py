@@ -230,12 +230,23 @@ _TIMER_CLAIMS = Migration(
     ),
 )
 
+_TRUST = Migration(
+    6,
+    "link tokens and stored stop prompts",
+    (
+        "ALTER TABLE games ADD COLUMN link_token TEXT",
+        "ALTER TABLE games ADD COLUMN stop_message_id BIGINT",
+        "CREATE UNIQUE INDEX games_link_token ON games (link_token)",
+    ),
+)
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
     _SEAT_TIMEOUTS,
     _STANDINGS,
     _TIMER_CLAIMS,
+    _TRUST,
 )
 """Every PostgreSQL migration, in order: same numbers and names as ``MIGRATIONS``."""
 

@@ -22,7 +22,7 @@ from bot.render import messages
 from bot.render.reasons import refusal_text
 from bot.render.rules_text import rules_text
 from bot.render.standings import DAILY_LINK
-from bot.taps import Target, decode_deep_link
+from bot.taps import Target, decode_deep_link, is_old_deep_link
 from engine.settings import PRESETS, Settings
 from storage import GameStatus
 
@@ -37,6 +37,9 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         return
     chat, _message, tr = got
     data = context.app_data
+    if who.channel:
+        reply(update, context, refusal_text(tr, Refusal.CHANNEL_CANNOT_PLAY))
+        return
     given = context.args[0] if context.args else None
     preset = given.lower() if given else None
     if given is not None and preset not in PRESETS:
@@ -84,41 +87,72 @@ async def cmd_start(update: Update, context: Context) -> None:
     if context.args and context.args[0] == DAILY_LINK:  # the group's /daily button
         await start_daily(update, context, who, tr)
         return
-    link = decode_deep_link(context.args[0] if context.args else None)
+    payload = context.args[0] if context.args else None
+    if is_old_deep_link(payload):  # a number names no game any more (guessable)
+        reply(update, context, refusal_text(tr, Refusal.OLD_LINK), quote=False)
+        await data.presenter.user_back(who.user_id)
+        return
+    link = decode_deep_link(payload)
+    game_id = await data.service.game_of_link(link.token) if link is not None else None
     if link is not None and link.kind == "j":
-        out = await data.service.join_link(link, who.user_id)
-        if isinstance(out.refusal, Refusal):
-            reply(update, context, refusal_text(tr, out.refusal), quote=False)
-            return
-        table = await data.service.load(link.game_id)
-        seat = table.seat_of(who.user_id) if table is not None else None
-        if table is not None and seat is not None:
-            title = (await data.service.view_of(table)).title
-            reply(update, context, messages.seated_via_link(tr, seat, title), quote=False)
-        await data.driver.submit(out)
+        await _join(update, context, game_id, link.seat, tr)
         return
     text = messages.welcome(tr, who.name)
-    if link is not None:
-        text = await _about_table(context, link.game_id, who.user_id, tr) or text
+    if game_id is not None:
+        text = await _about_table(context, game_id, who.user_id, tr) or text
     if text:
         reply(update, context, text, quote=False)
     await data.presenter.user_back(who.user_id)
 
 
+async def _join(
+    update: Update, context: Context, game_id: int | None, seat: int | None, tr: Translator
+) -> None:
+    """``/start j<token>_<seat>``: take the seat, if the user is a member of the table's
+    group (``getChatMember``, :mod:`bot.membership`)."""
+    who = sender(update)
+    assert who is not None
+    data = context.app_data
+    table = await data.service.load(game_id) if game_id is not None else None
+    if table is None or game_id is None:
+        reply(update, context, refusal_text(tr, Refusal.GAME_NOT_FOUND), quote=False)
+        return
+    member = table.seat_of(who.user_id) is not None or await data.members.is_member(
+        context.bot, table.row.chat_id, who.user_id
+    )
+    if not member:
+        reply(update, context, refusal_text(tr, Refusal.NOT_A_MEMBER), quote=False)
+        return
+    out = await data.service.join_link(game_id, seat, who.user_id)
+    if isinstance(out.refusal, Refusal):
+        reply(update, context, refusal_text(tr, out.refusal), quote=False)
+        return
+    table = await data.service.load(game_id)
+    taken = table.seat_of(who.user_id) if table is not None else None
+    if table is not None and taken is not None:
+        title = (await data.service.view_of(table)).title
+        reply(update, context, messages.seated_via_link(tr, taken, title), quote=False)
+    await data.driver.submit(out)
+
+
 async def _about_table(context: Context, game_id: int, user_id: int, tr: Translator) -> str | None:
-    """What a table's ``h<game>`` link tells ``user_id``: None for the welcome (no such group
-    table), empty for nothing (their hand or the offer to take their seat back follows)."""
+    """What a table's ``h<token>`` link tells ``user_id``: None for the welcome (no such group
+    table, or one of a group the user is no member of: nothing of it is shown), empty for
+    nothing (their hand or the offer to take their seat back follows)."""
     data = context.app_data
     table = await data.service.load(game_id)
     if table is None or table.is_private:
         return None
     seat = table.seat_of(user_id)
+    played = seat is not None or any(s.former_user_id == user_id for s in table.row.seats)
+    if not played and not await data.members.is_member(context.bot, table.row.chat_id, user_id):
+        return None
     title = (await data.service.view_of(table)).title
     if table.row.status is GameStatus.LOBBY:
         return messages.private_chat_open(tr, title, seated=seat is not None)
     if not table.is_open:
         return messages.game_finished_notice(tr)
-    if seat is not None or any(s.former_user_id == user_id for s in table.row.seats):
+    if played:
         return ""
     return messages.not_dealt_in(tr, title)
 
@@ -156,6 +190,9 @@ async def cmd_stop(update: Update, context: Context) -> None:
     table = await data.service.open_table_of_chat(chat.id)
     if table is None:
         reply(update, context, refusal_text(tr, Refusal.NO_TABLE_HERE))
+        return
+    if who.channel:
+        reply(update, context, refusal_text(tr, Refusal.CHANNEL_CANNOT_PLAY))
         return
     if who.user_id != table.row.creator_id and not await is_admin_check(update, context)():
         reply(update, context, refusal_text(tr, Refusal.CREATOR_OR_ADMIN_ONLY))

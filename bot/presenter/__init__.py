@@ -123,7 +123,7 @@ class Presenter(HandsOps):
             table.settings.tips,
         )
         rendered = render_lobby(
-            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
+            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", view.link))
         )
         self._show_table(table, rendered)
 
@@ -173,7 +173,7 @@ class Presenter(HandsOps):
             observe(table.state, None),
             table.players(),
             tr,
-            hand_url=self.deep_link(DeepLink("h", table.game_id)),
+            hand_url=self.deep_link(DeepLink("h", view.link)),
             waiting=awaited_seats(table, table.state),
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
@@ -295,11 +295,12 @@ class Presenter(HandsOps):
         self, table: Table, rendered: Rendered, thread_id: int | None, command: Message | None
     ) -> None:
         """Post ``/stop``'s question in the table's chat; its buttons are valid on this message
-        only (:meth:`is_stop_prompt`, issue 10 item 9)."""
+        only, which is stored with the game so that any worker may take the answer
+        (:meth:`TableSource.record_stop_prompt`)."""
         game_id = table.game_id
 
         async def asked(message_id: int) -> None:
-            self._stop_prompts.setdefault(game_id, set()).add(message_id)
+            await self.source.record_stop_prompt(game_id, message_id)
 
         self.outbox.post(
             table.row.chat_id,
@@ -308,11 +309,6 @@ class Presenter(HandsOps):
             reply_to=command.message_id if command is not None else None,
             on_sent=asked,
         )
-
-    def is_stop_prompt(self, game_id: int, message_id: int) -> bool:
-        """Whether ``message_id`` is a ``/stop`` question of the game (asked since the bot
-        started; after a restart the question is asked again)."""
-        return message_id in self._stop_prompts.get(game_id, ())
 
     async def score_message(
         self, table: Table, tr: Translator, viewer: Seat | None, *, picture: bool, title: str = ""

@@ -135,7 +135,7 @@ class HandsOps(PresenterBase):
                 self._warned.add((game_id, int(seat)))
                 name = table.players()[seat].name
                 rendered = messages.need_private_chat(
-                    view.group_tr(), name, self.deep_link(DeepLink("h", game_id))
+                    view.group_tr(), name, self.deep_link(DeepLink("h", view.link))
                 )
                 self.outbox.post(
                     table.row.chat_id, content(rendered), thread_id=table.row.thread_id
