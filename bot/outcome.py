@@ -78,6 +78,7 @@ class NoticeKind(StrEnum):
     SEATED = "seated"
     REMINDER = "reminder"
     BACK = "back"
+    LEFT_GROUP = "left_group"
 
 
 @dataclass(frozen=True, slots=True)

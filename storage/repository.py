@@ -355,6 +355,13 @@ class Repository(Protocol):
     async def stop_prompt(self, game_id: int) -> int | None:
         """The message id of the game's ``/stop`` question, if one is recorded."""
 
+    async def set_handed_round(self, game_id: int, seat: int, round_number: int) -> None:
+        """Record the round (``rules.md`` round number, from 1) in which ``seat`` went to a
+        computer player; kept until the next hand-over of that seat."""
+
+    async def handed_round(self, game_id: int, seat: int) -> int | None:
+        """The round in which ``seat`` last went to a computer, if recorded."""
+
     async def create_daily_game(
         self,
         user_id: int,

@@ -167,6 +167,23 @@ class StatsStore:
             rows = await db.rows("SELECT stop_message_id FROM games WHERE game_id = ?", (game_id,))
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
+    async def set_handed_round(self, game_id: int, seat: int, round_number: int) -> None:
+        """See :meth:`Repository.set_handed_round`."""
+        async with self._stats(write=True) as db:
+            await db.run(
+                "UPDATE game_seats SET handed_round = ? WHERE game_id = ? AND seat = ?",
+                (round_number, game_id, seat),
+            )
+
+    async def handed_round(self, game_id: int, seat: int) -> int | None:
+        """See :meth:`Repository.handed_round`."""
+        async with self._stats(write=False) as db:
+            rows = await db.rows(
+                "SELECT handed_round FROM game_seats WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
     async def daily_entry(self, game_id: int) -> DailyEntry | None:
         """See :meth:`Repository.daily_entry`."""
         async with self._stats(write=False) as db:

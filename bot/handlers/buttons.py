@@ -142,6 +142,10 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
         case Move():
             return await service.act(tap.game_id, tap.version, user_id, payload)
         case Reclaim(seat):
+            table = await service.load(tap.game_id)
+            where = table.row.chat_id if table is not None else user_id
+            if not await context.app_data.members.is_member(context.bot, where, user_id):
+                return refused(Refusal.NOT_A_MEMBER, tap.game_id)
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)

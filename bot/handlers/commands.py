@@ -10,13 +10,14 @@ An anonymous group admin is the group itself (:func:`~bot.handlers.common.sender
 
 from __future__ import annotations
 
-from telegram import Chat, Message, Update
+from telegram import Chat, ChatMemberRestricted, Message, Update
 from telegram.constants import ChatType
 
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user, reply, sender, thread_of
 from bot.handlers.standings import start_daily
 from bot.i18n import Translator
+from bot.membership import PRESENT
 from bot.outcome import Refusal
 from bot.render import messages
 from bot.render.reasons import refusal_text
@@ -261,8 +262,37 @@ async def on_new_members(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None or chat.type == ChatType.PRIVATE:
         return
+    for member in message.new_chat_members:
+        context.app_data.members.forget(chat.id, member.id)
     if not any(m.id == context.bot.id for m in message.new_chat_members):
         return
     await remember_user(update, context)
     tr = await translator_for(update, context)
     reply(update, context, messages.group_greeting(tr), quote=False)
+
+
+async def on_member_left(update: Update, context: Context) -> None:
+    """A person left a group (or was removed): the ``left_chat_member`` service message, or a
+    ``chat_member`` update to ``left``, ``kicked`` or a restricted non-member. Their seat at
+    the group's open table goes to a computer player and they are told
+    (:meth:`~bot.service.GameService.member_left`)."""
+    chat = update.effective_chat
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return
+    gone: list[int] = []
+    message, change = update.effective_message, update.chat_member
+    if message is not None and message.left_chat_member is not None:
+        gone.append(message.left_chat_member.id)
+    if change is not None:
+        member = change.new_chat_member
+        present = member.status in PRESENT or (
+            isinstance(member, ChatMemberRestricted) and member.is_member
+        )
+        if not present:
+            gone.append(member.user.id)
+    data = context.app_data
+    for user_id in gone:
+        data.members.forget(chat.id, user_id)
+        out = await data.service.member_left(chat.id, user_id)
+        if out is not None:
+            await data.driver.submit(out)

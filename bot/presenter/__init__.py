@@ -58,6 +58,7 @@ class Presenter(HandsOps):
         async with self._lock(out.game_id):
             try:
                 also = [out.actor] if out.actor is not None else []
+                also += [n.user_id for n in out.notices if n.user_id is not None]
                 view = await self.source.view(out.game_id, also)
                 if view is not None:
                     await self._present(view, out)
