@@ -127,7 +127,6 @@ async def test_a_non_member_cannot_take_a_seat_by_the_deep_link(
         found = LINK.search(answer.url)
         assert found is not None
         payload = found[1]
-        assert not re.fullmatch(r"j\d+_1", payload)  # not the game's number
         await eve.start_bot(payload)
         await bot.settle()
         refused = _texts(eve.private_chat)
@@ -139,6 +138,7 @@ async def test_a_non_member_cannot_take_a_seat_by_the_deep_link(
         _no_errors(bot)
     assert refused == [refusal_text(EN, Refusal.NOT_A_MEMBER)]
     assert game.seats[1].user_id == bob.id
+    assert not re.fullmatch(r"j\d+_1", payload)  # a random token, not the game's number
 
 
 async def test_hand_links_name_no_game_number_and_show_outsiders_nothing(
@@ -167,10 +167,10 @@ async def test_hand_links_name_no_game_number_and_show_outsiders_nothing(
         await carl.start_bot(token)  # a member
         await bot.settle()
         _no_errors(bot)
-    assert not re.fullmatch(r"h\d+", token)
     assert guessed[0] == refusal_text(EN, Refusal.OLD_LINK)
     assert passed_on and not any("Geheim" in t for t in guessed + passed_on)
     assert any("Geheim" in t for t in _texts(carl.private_chat))
+    assert not re.fullmatch(r"h\d+", token)
 
 
 async def test_a_forged_sheet_switch_shows_an_outsider_nothing(
