@@ -43,8 +43,8 @@ from bot.handlers.commands import (
     cmd_score,
     cmd_start,
     cmd_stop,
-    on_migrate,
     on_member_left,
+    on_migrate,
     on_new_members,
 )
 from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended

@@ -376,9 +376,7 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.OLD_LINK: tr.gettext(
             "This link is out of date: tap the button under the table in the group again."
         ),
-        Refusal.CHANNEL_CANNOT_PLAY: tr.gettext(
-            "Channels cannot play: write as yourself to play."
-        ),
+        Refusal.CHANNEL_CANNOT_PLAY: tr.gettext("Channels cannot play: write as yourself to play."),
         Refusal.RECLAIM_NEXT_ROUND: tr.gettext(
             "You can take your seat back when the next round starts."
         ),

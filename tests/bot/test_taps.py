@@ -162,8 +162,8 @@ def test_number_based_deep_links_are_recognised_as_old_and_never_followed() -> N
     for payload in ("j12_3", "h7", "h123456"):
         assert is_old_deep_link(payload)
         assert decode_deep_link(payload) is None
-    for payload in (None, "", "daily", f"h{new_link_token()}", "h0"):
-        assert not is_old_deep_link(payload)
+    for other in (None, "", "daily", f"h{new_link_token()}", "h0"):
+        assert not is_old_deep_link(other)
 
 
 @pytest.mark.parametrize(
