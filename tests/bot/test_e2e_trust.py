@@ -278,3 +278,27 @@ async def test_a_stop_confirmation_is_taken_by_another_process(
         _no_errors(other)
     assert not answer.show_alert, answer.text
     assert game.status is GameStatus.ABANDONED
+
+
+async def test_a_lobby_tap_forged_in_another_forum_topic_changes_nothing(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    anna = fake_api.add_user("Anna", language_code="en", started=True)
+    forum = fake_api.add_forum("Club", members=[anna], admins=[anna])
+    spades, hearts = fake_api.add_topic(forum, "Spades"), fake_api.add_topic(forum, "Hearts")
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        await anna.send(forum, "/klaverjas", thread_id=spades)
+        await bot.settle()
+        lobby = fake_api.last_message(forum)
+        await anna.send(forum, "/help", thread_id=hearts)
+        await bot.settle()
+        elsewhere = fake_api.last_message(forum)
+        assert fake_api.topic_of(elsewhere) == hearts
+        tap = await anna.tap_data(elsewhere, _data(lobby, "cancel"))
+        answer = await tap.wait_answered()
+        await bot.settle()
+        game = await _game(db)
+        _no_errors(bot)
+    assert answer.show_alert and answer.text == refusal_text(EN, Refusal.WRONG_CHAT)
+    assert game.status is GameStatus.LOBBY
