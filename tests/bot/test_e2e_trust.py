@@ -302,3 +302,24 @@ async def test_a_lobby_tap_forged_in_another_forum_topic_changes_nothing(
         _no_errors(bot)
     assert answer.show_alert and answer.text == refusal_text(EN, Refusal.WRONG_CHAT)
     assert game.status is GameStatus.LOBBY
+
+
+async def test_a_player_who_leaves_the_group_frees_the_lobby_seat(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    anna, bert = (fake_api.add_user(n, language_code="en", started=True) for n in ("Anna", "Bert"))
+    group = fake_api.add_group("Club", members=[anna, bert], admins=[anna])
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        await anna.send(group, "/klaverjas")
+        await bot.settle()
+        lobby = fake_api.last_message(group)
+        await (await bert.tap(lobby, by_action("sit:1"))).wait_answered()
+        await bot.settle()
+        assert (await _game(db)).seats[1].user_id == bert.id
+        await bert.leave(group)
+        await bot.settle()
+        game = await _game(db)
+        _no_errors(bot)
+    assert game.status is GameStatus.LOBBY and game.seats[1].kind is SeatKind.EMPTY
+    assert "Bert" not in (lobby.text or "")
