@@ -36,8 +36,10 @@ BOOTSTRAP_RETRIES = 3
 """Further attempts to reach the Bot API at start-up (after 1, 2 and 4 seconds), and PTB's
 ``bootstrap_retries`` for the start of polling."""
 
-ALLOWED_UPDATES = ["message", "callback_query"]
-"""The update kinds the bot asks Telegram for (polling and webhook alike)."""
+ALLOWED_UPDATES = ["message", "callback_query", "chat_member"]
+"""The update kinds the bot asks Telegram for (polling and webhook alike); ``chat_member``
+(sent where the bot is an administrator) tells that a player left the group, as the
+``left_chat_member`` service message does elsewhere."""
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

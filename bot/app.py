@@ -20,6 +20,7 @@ from telegram.ext import (
     ApplicationBuilder,
     BaseRateLimiter,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Defaults,
@@ -42,6 +43,7 @@ from bot.handlers.commands import (
     cmd_score,
     cmd_start,
     cmd_stop,
+    on_member_left,
     on_migrate,
     on_new_members,
 )
@@ -205,6 +207,8 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, on_new_members))
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, on_member_left))
+    app.add_handler(ChatMemberHandler(on_member_left, ChatMemberHandler.CHAT_MEMBER))
     app.add_error_handler(on_error)
 
 

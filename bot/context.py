@@ -10,6 +10,7 @@ from telegram import Update
 from telegram.ext import Application, CallbackContext, ExtBot
 
 from bot.i18n import Translator, get_translator
+from bot.membership import Membership
 
 if TYPE_CHECKING:
     from bot.config import BotConfig
@@ -30,6 +31,8 @@ class BotData:
     presenter: Presenter
     driver: TableDriver
     answered: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    members: Membership = field(default_factory=Membership)
+    """Group membership, asked of Telegram and cached briefly (:mod:`bot.membership`)."""
 
     def mark_answered(self, query_id: str) -> None:
         """Record an answered callback query (keeps the latest 1,000)."""

@@ -50,6 +50,19 @@ class Refusal(StrEnum):
     """A tip only while it is the tapper's turn to play a card."""
     TIP_BUSY = "tip_busy"
     """The computers are too busy to work out the tip in time."""
+    WRONG_CHAT = "wrong_chat"
+    """A game button tapped outside its place: the game's chat (and topic) for the table,
+    lobby, ``/stop`` and sheet buttons, the seated player's private chat for a hand."""
+    NOT_A_MEMBER = "not_a_member"
+    """Only members of the group may take a seat at its table."""
+    OLD_LINK = "old_link"
+    """A deep link of the old form (the game's number): it is never followed."""
+    CHANNEL_CANNOT_PLAY = "channel_cannot_play"
+    """A message sent on behalf of a channel: all channels share one user id, so they
+    cannot open, sit at or stop a table."""
+    RECLAIM_NEXT_ROUND = "reclaim_next_round"
+    """A group table without tips: a seat given to the computer comes back at the next
+    round (else handing over for one card would be a tip by another name)."""
 
 
 class Toast(StrEnum):
@@ -71,6 +84,7 @@ class NoticeKind(StrEnum):
     SEATED = "seated"
     REMINDER = "reminder"
     BACK = "back"
+    LEFT_GROUP = "left_group"
 
 
 @dataclass(frozen=True, slots=True)

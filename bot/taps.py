@@ -23,6 +23,7 @@ user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -350,26 +351,38 @@ def decode(data: str | None) -> Tap | GlobalTap:
 
 # --- deep links ----------------------------------------------------------------------------
 
-_DEEP = re.compile(r"^(j|h)([1-9]\d{0,17})(?:_([0-3]))?$")
+_DEEP = re.compile(r"^(j|h)([0-9a-f]{20})(?:_([0-3]))?$")
+_OLD_DEEP = re.compile(r"^(j|h)([1-9]\d{0,17})(?:_([0-3]))?$")
+
+LINK_TOKEN_BYTES: Final = 10
+"""Random bytes of a game's deep-link token (:func:`new_link_token`: 20 hex digits)."""
+
+
+def new_link_token() -> str:
+    """A fresh random deep-link token for a game (20 lowercase hex digits, 80 random bits):
+    links name this, never the game's number, so nobody guesses another game's link."""
+    return secrets.token_hex(LINK_TOKEN_BYTES)
 
 
 @dataclass(frozen=True, slots=True)
 class DeepLink:
-    """The payload of ``t.me/<bot>?start=<payload>``: ``j<game>_<seat>`` takes a lobby seat
-    (the seat buttons of a user who never started the bot), ``h<game>`` opens the private chat
-    from the lobby's or the table's link (the player's hand)."""
+    """The payload of ``t.me/<bot>?start=<payload>``: ``j<token>_<seat>`` takes a lobby seat
+    (the seat buttons of a user who never started the bot), ``h<token>`` opens the private
+    chat from the lobby's or the table's link (the player's hand). ``token`` is the game's
+    random link token (:func:`new_link_token`), never its number."""
 
     kind: str
-    game_id: int
+    token: str
     seat: int | None = None
 
     def encode(self) -> str:
         """The payload (``[A-Za-z0-9_]``, at most 64 characters)."""
-        return f"{self.kind}{self.game_id}" + (f"_{self.seat}" if self.seat is not None else "")
+        return f"{self.kind}{self.token}" + (f"_{self.seat}" if self.seat is not None else "")
 
 
 def decode_deep_link(payload: str | None) -> DeepLink | None:
-    """Parse a ``/start`` payload; None when absent or not ours."""
+    """Parse a ``/start`` payload; None when absent or not ours (an old number-based link
+    too: :func:`is_old_deep_link`)."""
     if not payload:
         return None
     m = _DEEP.match(payload.strip())
@@ -378,4 +391,10 @@ def decode_deep_link(payload: str | None) -> DeepLink | None:
     seat = int(m[3]) if m[3] is not None else None
     if (m[1] == "j") != (seat is not None):
         return None
-    return DeepLink(m[1], int(m[2]), seat)
+    return DeepLink(m[1], m[2], seat)
+
+
+def is_old_deep_link(payload: str | None) -> bool:
+    """Whether ``payload`` is a deep link of the old form, which named the game by its number
+    (``j12_3``, ``h7``): refused politely, never followed."""
+    return bool(payload) and _OLD_DEEP.match((payload or "").strip()) is not None

@@ -261,12 +261,28 @@ _TIMER_CLAIMS = Migration(
     ),
 )
 
+_TRUST = Migration(
+    6,
+    "link tokens, stored stop prompts, hand-over rounds",
+    (
+        # The random token of the game's deep links (never its number), made when a link is
+        # first drawn; and the message that asks /stop's question (any worker may confirm).
+        "ALTER TABLE games ADD COLUMN link_token TEXT",
+        "ALTER TABLE games ADD COLUMN stop_message_id INTEGER",
+        "CREATE UNIQUE INDEX games_link_token ON games (link_token)",
+        # The round in which a seat last went to a computer (a table without tips gives it
+        # back only from the next round on).
+        "ALTER TABLE game_seats ADD COLUMN handed_round INTEGER",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
     _SEAT_TIMEOUTS,
     _STANDINGS,
     _TIMER_CLAIMS,
+    _TRUST,
 )
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 

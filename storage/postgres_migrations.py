@@ -230,12 +230,26 @@ _TIMER_CLAIMS = Migration(
     ),
 )
 
+_TRUST = Migration(
+    6,
+    "link tokens, stored stop prompts, hand-over rounds",
+    (
+        "ALTER TABLE games ADD COLUMN link_token TEXT",
+        "ALTER TABLE games ADD COLUMN stop_message_id BIGINT",
+        "CREATE UNIQUE INDEX games_link_token ON games (link_token)",
+        # The round in which a seat last went to a computer (a table without tips gives it
+        # back only from the next round on).
+        "ALTER TABLE game_seats ADD COLUMN handed_round INTEGER",
+    ),
+)
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
     _SEAT_TIMEOUTS,
     _STANDINGS,
     _TIMER_CLAIMS,
+    _TRUST,
 )
 """Every PostgreSQL migration, in order: same numbers and names as ``MIGRATIONS``."""
 

@@ -338,6 +338,30 @@ class Repository(Protocol):
         """The bot's stored value of ``key``; when there is none, ``default`` is stored and
         returned (the first writer wins, so every process gets the same value)."""
 
+    # -- deep-link tokens and /stop prompts (migration 6) -------------------------------------
+
+    async def link_token(self, game_id: int, candidate: str) -> str | None:
+        """The random token of the game's deep links: the stored one, else ``candidate`` is
+        stored and returned (the first writer wins, so every worker draws the same links);
+        None when there is no such game. Tokens are unique (``candidate`` must be random)."""
+
+    async def game_of_link(self, token: str) -> int | None:
+        """The game whose deep-link token is ``token``, if any."""
+
+    async def set_stop_prompt(self, game_id: int, message_id: int | None) -> None:
+        """Record the message that asks ``/stop``'s question for the game (None: none), so
+        that any worker may take its answer; a newer question replaces the older."""
+
+    async def stop_prompt(self, game_id: int) -> int | None:
+        """The message id of the game's ``/stop`` question, if one is recorded."""
+
+    async def set_handed_round(self, game_id: int, seat: int, round_number: int) -> None:
+        """Record the round (``rules.md`` round number, from 1) in which ``seat`` went to a
+        computer player; kept until the next hand-over of that seat."""
+
+    async def handed_round(self, game_id: int, seat: int) -> int | None:
+        """The round in which ``seat`` last went to a computer, if recorded."""
+
     async def create_daily_game(
         self,
         user_id: int,

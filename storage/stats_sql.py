@@ -133,6 +133,57 @@ class StatsStore:
             rows = await db.rows("SELECT value FROM bot_state WHERE key = ?", (key,))
         return str(rows[0][0])
 
+    async def link_token(self, game_id: int, candidate: str) -> str | None:
+        """See :meth:`Repository.link_token`."""
+        sql = "SELECT link_token FROM games WHERE game_id = ?"
+        async with self._stats(write=False) as db:
+            rows = await db.rows(sql, (game_id,))
+        if rows and rows[0][0] is not None:
+            return str(rows[0][0])
+        async with self._stats(write=True) as db:
+            await db.run(
+                "UPDATE games SET link_token = ? WHERE game_id = ? AND link_token IS NULL",
+                (candidate, game_id),
+            )
+            rows = await db.rows(sql, (game_id,))
+        return str(rows[0][0]) if rows else None
+
+    async def game_of_link(self, token: str) -> int | None:
+        """See :meth:`Repository.game_of_link`."""
+        async with self._stats(write=False) as db:
+            rows = await db.rows("SELECT game_id FROM games WHERE link_token = ?", (token,))
+        return int(rows[0][0]) if rows else None
+
+    async def set_stop_prompt(self, game_id: int, message_id: int | None) -> None:
+        """See :meth:`Repository.set_stop_prompt`."""
+        async with self._stats(write=True) as db:
+            await db.run(
+                "UPDATE games SET stop_message_id = ? WHERE game_id = ?", (message_id, game_id)
+            )
+
+    async def stop_prompt(self, game_id: int) -> int | None:
+        """See :meth:`Repository.stop_prompt`."""
+        async with self._stats(write=False) as db:
+            rows = await db.rows("SELECT stop_message_id FROM games WHERE game_id = ?", (game_id,))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def set_handed_round(self, game_id: int, seat: int, round_number: int) -> None:
+        """See :meth:`Repository.set_handed_round`."""
+        async with self._stats(write=True) as db:
+            await db.run(
+                "UPDATE game_seats SET handed_round = ? WHERE game_id = ? AND seat = ?",
+                (round_number, game_id, seat),
+            )
+
+    async def handed_round(self, game_id: int, seat: int) -> int | None:
+        """See :meth:`Repository.handed_round`."""
+        async with self._stats(write=False) as db:
+            rows = await db.rows(
+                "SELECT handed_round FROM game_seats WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
     async def daily_entry(self, game_id: int) -> DailyEntry | None:
         """See :meth:`Repository.daily_entry`."""
         async with self._stats(write=False) as db:

@@ -11,6 +11,7 @@ from telegram import (
     Bot,
     BotCommand,
     BotCommandScopeAllGroupChats,
+    ChatMemberRestricted,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     MessageEntity,
@@ -375,8 +376,15 @@ async def test_chat_queries_parse_in_ptb(fake_api: FakeBotApi, bot: Bot) -> None
 
     chat = await bot.get_chat(group.id)
     assert (chat.title, chat.type) == ("Tafel", "supergroup")
-    statuses = [(await bot.get_chat_member(group.id, u.id)).status for u in (anna, bob, carl)]
-    assert statuses == [ChatMemberStatus.OWNER, ChatMemberStatus.MEMBER, ChatMemberStatus.LEFT]
+    statuses = [(await bot.get_chat_member(group.id, u.id)).status for u in (anna, bob)]
+    assert statuses == [ChatMemberStatus.OWNER, ChatMemberStatus.MEMBER]
+    with pytest.raises(BadRequest, match="User not found"):  # never in the group
+        await bot.get_chat_member(group.id, carl.id)
+    for status in ("left", "kicked", "restricted"):
+        group.members[carl.id] = status
+        member = await bot.get_chat_member(group.id, carl.id)
+        assert member.status == status
+    assert isinstance(member, ChatMemberRestricted) and member.is_member
     admins = await bot.get_chat_administrators(group.id)
     assert {a.user.id for a in admins} == {anna.id, fake_api.bot.id}
     assert await bot.send_chat_action(group.id, "typing")

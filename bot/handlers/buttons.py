@@ -22,6 +22,7 @@ from bot.render import messages
 from bot.render.common import Player
 from bot.render.reasons import ALERT_LIMIT, tap_answer
 from bot.render.tip import tip_text
+from bot.tables import Table
 from bot.taps import (
     Cancel,
     ComputerSeat,
@@ -33,6 +34,7 @@ from bot.taps import (
     MalformedCallback,
     Move,
     NextSetting,
+    Payload,
     PickLanguage,
     Reclaim,
     ShowSheet,
@@ -43,6 +45,7 @@ from bot.taps import (
     Tip,
     TopPeriod,
     decode,
+    scope,
 )
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,10 @@ async def on_button(update: Update, context: Context) -> None:
         await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
+    table = await context.app_data.service.load(tap.game_id)
+    if table is not None and not _from_its_place(update, table, payload):
+        await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
+        return
     if isinstance(payload, ConfirmStop):
         await _stop(update, context, tap, payload, tr)
         return
@@ -89,6 +96,30 @@ async def on_button(update: Update, context: Context) -> None:
         await data.driver.submit(out)
 
 
+def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
+    """Whether a game button was tapped where it lives (callback data can be sent on any
+    message, ``design.md`` §4): the table, lobby, ``/stop`` and sheet buttons on a message of
+    the game's own chat (and forum topic); the hand's buttons (cards, bids, hand-over, take
+    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button also in
+    the private chat of a player (or former player) of the game."""
+    query = update.callback_query
+    assert query is not None
+    message = query.message
+    if message is None:
+        return False
+    chat_id, user_id = message.chat.id, query.from_user.id
+    if scope(payload) == "a":
+        return chat_id == user_id
+    row = table.row
+    topic = isinstance(message, Message) and message.is_topic_message
+    thread = message.message_thread_id if isinstance(message, Message) and topic else None
+    in_place = chat_id == row.chat_id and (row.thread_id is None or thread == row.thread_id)
+    if in_place or not isinstance(payload, ShowSheet):
+        return in_place
+    played = any(user_id in (s.user_id, s.former_user_id) for s in row.seats)
+    return chat_id == user_id and played
+
+
 async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
     only changes the message)."""
@@ -99,14 +130,22 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
     payload = tap.payload
     match payload:
         case Sit() | Leave() | ComputerSeat() | NextSetting() | Start() | Cancel():
+            table = await service.load(tap.game_id)
+            where = table.row.chat_id if table is not None else user_id
             if isinstance(payload, Sit):
+                if not await context.app_data.members.is_member(context.bot, where, user_id):
+                    return refused(Refusal.NOT_A_MEMBER, tap.game_id)
                 await _probe_private_chat(update, context)
             return await service.lobby_action(
-                tap.game_id, tap.version, user_id, payload, is_admin_check(update, context)
+                tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
         case Move():
             return await service.act(tap.game_id, tap.version, user_id, payload)
         case Reclaim(seat):
+            table = await service.load(tap.game_id)
+            where = table.row.chat_id if table is not None else user_id
+            if not await context.app_data.members.is_member(context.bot, where, user_id):
+                return refused(Refusal.NOT_A_MEMBER, tap.game_id)
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
@@ -254,10 +293,10 @@ async def _stop(
     if table is None or not isinstance(message, Message) or message.chat.id != table.row.chat_id:
         await _answer(update, context, tr, refused(Refusal.MALFORMED))
         return
-    if not data.presenter.is_stop_prompt(table.game_id, message.message_id):
+    if await data.service.stop_prompt(table.game_id) != message.message_id:
         await _answer(update, context, tr, refused(Refusal.NOT_THIS_MESSAGE))
         return
-    is_admin = is_admin_check(update, context)
+    is_admin = is_admin_check(update, context, table.row.chat_id)
     if query.from_user.id != table.row.creator_id and not await is_admin():
         await _answer(update, context, tr, refused(Refusal.CREATOR_OR_ADMIN_ONLY))
         return

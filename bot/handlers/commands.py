@@ -10,19 +10,20 @@ An anonymous group admin is the group itself (:func:`~bot.handlers.common.sender
 
 from __future__ import annotations
 
-from telegram import Chat, Message, Update
+from telegram import Chat, ChatMemberRestricted, Message, Update
 from telegram.constants import ChatType
 
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user, reply, sender, thread_of
 from bot.handlers.standings import start_daily
 from bot.i18n import Translator
+from bot.membership import PRESENT
 from bot.outcome import Refusal
 from bot.render import messages
 from bot.render.reasons import refusal_text
 from bot.render.rules_text import rules_text
 from bot.render.standings import DAILY_LINK
-from bot.taps import Target, decode_deep_link
+from bot.taps import Target, decode_deep_link, is_old_deep_link
 from engine.settings import PRESETS, Settings
 from storage import GameStatus
 
@@ -37,6 +38,9 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
         return
     chat, _message, tr = got
     data = context.app_data
+    if who.channel:
+        reply(update, context, refusal_text(tr, Refusal.CHANNEL_CANNOT_PLAY))
+        return
     given = context.args[0] if context.args else None
     preset = given.lower() if given else None
     if given is not None and preset not in PRESETS:
@@ -87,41 +91,72 @@ async def cmd_start(update: Update, context: Context) -> None:
     if context.args and context.args[0] == DAILY_LINK:  # the group's /daily button
         await start_daily(update, context, who, tr)
         return
-    link = decode_deep_link(context.args[0] if context.args else None)
+    payload = context.args[0] if context.args else None
+    if is_old_deep_link(payload):  # a number names no game any more (guessable)
+        reply(update, context, refusal_text(tr, Refusal.OLD_LINK), quote=False)
+        await data.presenter.user_back(who.user_id)
+        return
+    link = decode_deep_link(payload)
+    game_id = await data.service.game_of_link(link.token) if link is not None else None
     if link is not None and link.kind == "j":
-        out = await data.service.join_link(link, who.user_id)
-        if isinstance(out.refusal, Refusal):
-            reply(update, context, refusal_text(tr, out.refusal), quote=False)
-            return
-        table = await data.service.load(link.game_id)
-        seat = table.seat_of(who.user_id) if table is not None else None
-        if table is not None and seat is not None:
-            title = (await data.service.view_of(table)).title
-            reply(update, context, messages.seated_via_link(tr, seat, title), quote=False)
-        await data.driver.submit(out)
+        await _join(update, context, game_id, link.seat, tr)
         return
     text = messages.welcome(tr, who.name)
-    if link is not None:
-        text = await _about_table(context, link.game_id, who.user_id, tr) or text
+    if game_id is not None:
+        text = await _about_table(context, game_id, who.user_id, tr) or text
     if text:
         reply(update, context, text, quote=False)
     await data.presenter.user_back(who.user_id)
 
 
+async def _join(
+    update: Update, context: Context, game_id: int | None, seat: int | None, tr: Translator
+) -> None:
+    """``/start j<token>_<seat>``: take the seat, if the user is a member of the table's
+    group (``getChatMember``, :mod:`bot.membership`)."""
+    who = sender(update)
+    assert who is not None
+    data = context.app_data
+    table = await data.service.load(game_id) if game_id is not None else None
+    if table is None or game_id is None:
+        reply(update, context, refusal_text(tr, Refusal.GAME_NOT_FOUND), quote=False)
+        return
+    member = table.seat_of(who.user_id) is not None or await data.members.is_member(
+        context.bot, table.row.chat_id, who.user_id
+    )
+    if not member:
+        reply(update, context, refusal_text(tr, Refusal.NOT_A_MEMBER), quote=False)
+        return
+    out = await data.service.join_link(game_id, seat, who.user_id)
+    if isinstance(out.refusal, Refusal):
+        reply(update, context, refusal_text(tr, out.refusal), quote=False)
+        return
+    table = await data.service.load(game_id)
+    taken = table.seat_of(who.user_id) if table is not None else None
+    if table is not None and taken is not None:
+        title = (await data.service.view_of(table)).title
+        reply(update, context, messages.seated_via_link(tr, taken, title), quote=False)
+    await data.driver.submit(out)
+
+
 async def _about_table(context: Context, game_id: int, user_id: int, tr: Translator) -> str | None:
-    """What a table's ``h<game>`` link tells ``user_id``: None for the welcome (no such group
-    table), empty for nothing (their hand or the offer to take their seat back follows)."""
+    """What a table's ``h<token>`` link tells ``user_id``: None for the welcome (no such group
+    table, or one of a group the user is no member of: nothing of it is shown), empty for
+    nothing (their hand or the offer to take their seat back follows)."""
     data = context.app_data
     table = await data.service.load(game_id)
     if table is None or table.is_private:
         return None
     seat = table.seat_of(user_id)
+    played = seat is not None or any(s.former_user_id == user_id for s in table.row.seats)
+    if not played and not await data.members.is_member(context.bot, table.row.chat_id, user_id):
+        return None
     title = (await data.service.view_of(table)).title
     if table.row.status is GameStatus.LOBBY:
         return messages.private_chat_open(tr, title, seated=seat is not None)
     if not table.is_open:
         return messages.game_finished_notice(tr)
-    if seat is not None or any(s.former_user_id == user_id for s in table.row.seats):
+    if played:
         return ""
     return messages.not_dealt_in(tr, title)
 
@@ -159,6 +194,9 @@ async def cmd_stop(update: Update, context: Context) -> None:
     table = await data.service.open_table_of_chat(chat.id)
     if table is None:
         reply(update, context, refusal_text(tr, Refusal.NO_TABLE_HERE))
+        return
+    if who.channel:
+        reply(update, context, refusal_text(tr, Refusal.CHANNEL_CANNOT_PLAY))
         return
     if who.user_id != table.row.creator_id and not await is_admin_check(update, context)():
         reply(update, context, refusal_text(tr, Refusal.CREATOR_OR_ADMIN_ONLY))
@@ -227,8 +265,37 @@ async def on_new_members(update: Update, context: Context) -> None:
     message, chat = update.effective_message, update.effective_chat
     if message is None or chat is None or chat.type == ChatType.PRIVATE:
         return
+    for member in message.new_chat_members:
+        context.app_data.members.forget(chat.id, member.id)
     if not any(m.id == context.bot.id for m in message.new_chat_members):
         return
     await remember_user(update, context)
     tr = await translator_for(update, context)
     reply(update, context, messages.group_greeting(tr), quote=False)
+
+
+async def on_member_left(update: Update, context: Context) -> None:
+    """A person left a group (or was removed): the ``left_chat_member`` service message, or a
+    ``chat_member`` update to ``left``, ``kicked`` or a restricted non-member. Their seat at
+    the group's open table goes to a computer player and they are told
+    (:meth:`~bot.service.GameService.member_left`)."""
+    chat = update.effective_chat
+    if chat is None or chat.type == ChatType.PRIVATE:
+        return
+    gone: list[int] = []
+    message, change = update.effective_message, update.chat_member
+    if message is not None and message.left_chat_member is not None:
+        gone.append(message.left_chat_member.id)
+    if change is not None:
+        member = change.new_chat_member
+        present = member.status in PRESENT or (
+            isinstance(member, ChatMemberRestricted) and member.is_member
+        )
+        if not present:
+            gone.append(member.user.id)
+    data = context.app_data
+    for user_id in gone:
+        data.members.forget(chat.id, user_id)
+        out = await data.service.member_left(chat.id, user_id)
+        if out is not None:
+            await data.driver.submit(out)

@@ -29,12 +29,16 @@ class Sender:
         name: the display name (the group's title for an anonymous admin).
         language: Telegram's ``language_code`` (None for an anonymous admin).
         anonymous: an anonymous group admin.
+        channel: a message sent on behalf of a channel (``sender_chat`` is a channel, not
+            the group): every channel shares one user id, so a channel may not open, join
+            or stop a table.
     """
 
     user_id: int
     name: str
     language: str | None
     anonymous: bool = False
+    channel: bool = False
 
 
 def sender(update: Update) -> Sender | None:
@@ -50,6 +54,9 @@ def sender(update: Update) -> Sender | None:
         return Sender(chat.id, (chat.title or "")[:64] or str(chat.id), None, anonymous=True)
     if user is None:
         return None
+    if message is not None and message.sender_chat is not None and chat is not None:
+        title = (message.sender_chat.title or "")[:64] or str(message.sender_chat.id)
+        return Sender(user.id, title, None, channel=True)
     name = (user.full_name or user.username or str(user.id))[:64]
     return Sender(user.id, name, user.language_code)
 
@@ -66,7 +73,7 @@ async def remember_user(update: Update, context: Context) -> None:
     own); a private message also means the bot may write to them."""
     who = sender(update)
     user = update.effective_user
-    if who is None or (not who.anonymous and user is not None and user.is_bot):
+    if who is None or who.channel or (not who.anonymous and user is not None and user.is_bot):
         return
     service = context.app_data.service
     await service.touch_user(who.user_id, who.name, who.language)
@@ -75,18 +82,25 @@ async def remember_user(update: Update, context: Context) -> None:
         await service.user_started(who.user_id)
 
 
-def is_admin_check(update: Update, context: Context) -> Callable[[], Awaitable[bool]]:
-    """A lazy "is the sender an admin of this chat?" (asked only when needed). In a private
-    chat the user is its admin; an anonymous admin is one."""
+def is_admin_check(
+    update: Update, context: Context, chat_id: int | None = None
+) -> Callable[[], Awaitable[bool]]:
+    """A lazy "is the sender an admin of the chat?" (asked only when needed), of the chat
+    ``chat_id`` (a game's own chat: never the chat a button was tapped in, which may be
+    anybody's private chat), else of the update's chat. A private chat's admin is its own
+    user; an anonymous admin is one of the group it speaks for."""
 
     async def check() -> bool:
         chat, who = update.effective_chat, sender(update)
         if chat is None or who is None:
             return False
-        if chat.type == ChatType.PRIVATE or who.anonymous:
-            return True
+        target = chat.id if chat_id is None else chat_id
+        if target > 0:  # a private chat (a solo table): its own user
+            return who.user_id == target
+        if who.anonymous:
+            return who.user_id == target
         try:
-            member = await context.bot.get_chat_member(chat.id, who.user_id)
+            member = await context.bot.get_chat_member(target, who.user_id)
         except TelegramError:
             return False
         return member.status in ADMIN_STATUSES

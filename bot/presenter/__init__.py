@@ -60,6 +60,7 @@ class Presenter(HandsOps):
         async with self._lock(out.game_id):
             try:
                 also = [out.actor] if out.actor is not None else []
+                also += [n.user_id for n in out.notices if n.user_id is not None]
                 view = await self.source.view(out.game_id, also)
                 if view is not None:
                     await self._present(view, out)
@@ -125,7 +126,7 @@ class Presenter(HandsOps):
             table.settings.tips,
         )
         rendered = render_lobby(
-            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", table.game_id))
+            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", view.link))
         )
         shown = content(rendered, table.game_id, table.version)
         self._show_table_content(table, shown, lobby=True)
@@ -178,7 +179,7 @@ class Presenter(HandsOps):
             obs,
             table.players(),
             tr,
-            hand_url=self.deep_link(DeepLink("h", table.game_id)),
+            hand_url=self.deep_link(DeepLink("h", view.link)),
             waiting=awaited_seats(table, table.state),
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
@@ -346,11 +347,12 @@ class Presenter(HandsOps):
         self, table: Table, rendered: Rendered, thread_id: int | None, command: Message | None
     ) -> None:
         """Post ``/stop``'s question in the table's chat; its buttons are valid on this message
-        only (:meth:`is_stop_prompt`, issue 10 item 9)."""
+        only, which is stored with the game so that any worker may take the answer
+        (:meth:`TableSource.record_stop_prompt`)."""
         game_id = table.game_id
 
         async def asked(message_id: int) -> None:
-            self._stop_prompts.setdefault(game_id, set()).add(message_id)
+            await self.source.record_stop_prompt(game_id, message_id)
 
         self.outbox.post(
             table.row.chat_id,
@@ -359,11 +361,6 @@ class Presenter(HandsOps):
             reply_to=command.message_id if command is not None else None,
             on_sent=asked,
         )
-
-    def is_stop_prompt(self, game_id: int, message_id: int) -> bool:
-        """Whether ``message_id`` is a ``/stop`` question of the game (asked since the bot
-        started; after a restart the question is asked again)."""
-        return message_id in self._stop_prompts.get(game_id, ())
 
     async def score_message(
         self, table: Table, tr: Translator, viewer: Seat | None, *, picture: bool, title: str = ""

@@ -38,6 +38,9 @@ class TableSource(Protocol):
     async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
         """The private message that now shows the seat's hand (or its offer)."""
 
+    async def record_stop_prompt(self, game_id: int, message_id: int) -> None:
+        """The message that now asks ``/stop``'s question for the game."""
+
 
 def table_key(game_id: int) -> SurfaceKey:
     """The surface of a game's table message (the lobby first, the sheet last)."""
@@ -78,8 +81,6 @@ class PresenterBase:
         """(game, seat) whose player blocked the bot and was told so in the group."""
         self._notes: dict[int, str] = {}
         """game → the latest notice about a seat, the table message's last line."""
-        self._stop_prompts: dict[int, set[int]] = {}
-        """game → the messages that asked ``/stop``'s question."""
         self._reminders: dict[tuple[int, int], Job] = {}
         """(game, seat) → the turn reminder sent to that seat's player, withdrawn once it is
         obsolete."""
@@ -103,10 +104,9 @@ class PresenterBase:
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept in memory about ``game_id`` once its end was shown: its notes,
-        warnings, ``/stop`` prompts and turn reminders (a reminder still queued is
+        warnings and turn reminders (a reminder still queued is
         withdrawn). Memory stays flat however many games were played."""
         self._notes.pop(game_id, None)
-        self._stop_prompts.pop(game_id, None)
         self._warned = {k for k in self._warned if k[0] != game_id}
         for key in [k for k in self._reminders if k[0] == game_id]:
             self.outbox.withdraw(self._reminders.pop(key))

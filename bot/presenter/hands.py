@@ -135,7 +135,7 @@ class HandsOps(PresenterBase):
                 self._warned.add((game_id, int(seat)))
                 name = table.players()[seat].name
                 rendered = messages.need_private_chat(
-                    view.group_tr(), name, self.deep_link(DeepLink("h", game_id))
+                    view.group_tr(), name, self.deep_link(DeepLink("h", view.link))
                 )
                 self.outbox.post(
                     table.row.chat_id, content(rendered), thread_id=table.row.thread_id
@@ -240,6 +240,12 @@ class HandsOps(PresenterBase):
             if notice.user_id is not None:  # the old hand becomes the way back
                 utr = view.user_tr(notice.user_id)
                 self._offer_seat_back(view, seat, notice.user_id, say(utr, name, seat))
+        elif notice.kind is NoticeKind.LEFT_GROUP:
+            name = view.name(notice.user_id)
+            self._notes[table.game_id] = messages.seat_left_group(tr, name, seat)
+            if notice.user_id is not None:  # their hand's last word: no way back
+                text = messages.you_left_group(view.user_tr(notice.user_id), view.title)
+                self._show_hand(view, seat, notice.user_id, Content(text), final=True)
         elif notice.kind is NoticeKind.BACK and notice.user_id is not None:
             self._warned.discard((table.game_id, int(seat)))
             if not table.is_private:

@@ -365,6 +365,21 @@ def seat_taken_over(tr: Translator, name: str, seat: Seat) -> str:
     ).format(name=bold(esc(shorten(name))), seat=seat_name(tr, seat))
 
 
+def seat_left_group(tr: Translator, name: str, seat: Seat) -> str:
+    """Group notice: a player left the group, a computer player takes their seat for the rest
+    of the game (``name`` raw)."""
+    return "🤖 " + tr.gettext(
+        "{name} left the group: a computer player takes the seat {seat}."
+    ).format(name=bold(esc(shorten(name))), seat=seat_name(tr, seat))
+
+
+def you_left_group(tr: Translator, title: str) -> str:
+    """Private message to a player who left the group of their table (``title`` raw)."""
+    return tr.gettext(
+        "You left {group}: a computer player plays your seat there until the game ends."
+    ).format(group=bold(esc(shorten(title))) if title else "—")
+
+
 def reclaim_button(tr: Translator, seat: Seat) -> Button:
     """The former player's way back: "Take my seat back" (``reclaim:<seat>``)."""
     return Button("↩️ " + tr.gettext("Take my seat back"), Reclaim(int(seat)))

@@ -381,5 +381,14 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.TIPS_OFF: tr.gettext("There are no tips at this table."),
         Refusal.NO_TIP_NOW: tr.gettext("A tip is given when it is your turn to play a card."),
         Refusal.TIP_BUSY: tr.gettext("The tip is taking too long: try again in a moment."),
+        Refusal.WRONG_CHAT: tr.gettext("This button does not belong here."),
+        Refusal.NOT_A_MEMBER: tr.gettext("Only members of the group can play at its table."),
+        Refusal.OLD_LINK: tr.gettext(
+            "This link is out of date: tap the button under the table in the group again."
+        ),
+        Refusal.CHANNEL_CANNOT_PLAY: tr.gettext("Channels cannot play: write as yourself to play."),
+        Refusal.RECLAIM_NEXT_ROUND: tr.gettext(
+            "You can take your seat back when the next round starts."
+        ),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

@@ -21,6 +21,7 @@ from bot.keyed import KeyedLocks, LruDict
 from bot.outcome import Outcome
 from bot.service.view import TableView
 from bot.tables import Table, TableSettings
+from bot.taps import new_link_token
 from engine.actions import Action, Contra, Re
 from engine.cards import Seat
 from engine.game import GameState
@@ -173,7 +174,27 @@ class ServiceCore:
             group = languages[creator.user_id]
         title = (chat.title or "") if chat is not None and chat.chat_type != "private" else ""
         names = {uid: u.display_name for uid, u in users.items()}
-        return TableView(table, group, languages, names, title, await self.tips_on(table))
+        link = "" if table.is_private else await self.link_token(table.game_id)
+        return TableView(table, group, languages, names, title, await self.tips_on(table), link)
+
+    async def link_token(self, game_id: int) -> str:
+        """The game's random deep-link token (made and stored when first asked; the same in
+        every worker). Links carry it instead of the game's number, which is guessable."""
+        token = await self.repo.link_token(game_id, new_link_token())
+        return token or ""
+
+    async def record_stop_prompt(self, game_id: int, message_id: int) -> None:
+        """The message that now asks ``/stop``'s question (stored: any worker may take the
+        answer; a newer question replaces the older)."""
+        await self.repo.set_stop_prompt(game_id, message_id)
+
+    async def stop_prompt(self, game_id: int) -> int | None:
+        """The message id of the game's ``/stop`` question, if any."""
+        return await self.repo.stop_prompt(game_id)
+
+    async def game_of_link(self, token: str) -> int | None:
+        """The game a deep-link token belongs to, if any."""
+        return await self.repo.game_of_link(token)
 
     async def record_table_message(self, game_id: int, message_id: int | None) -> None:
         """The message that now shows the game's table (None: forget it)."""

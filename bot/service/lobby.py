@@ -227,7 +227,8 @@ class LobbyOps(SeatOps):
             return refused(Refusal.SEAT_TAKEN, gid)
         user = await self.repo.get_user(user_id)
         if user is None or not user.can_message:
-            return Outcome(game_id=gid, url=DeepLink("j", gid, target).encode())
+            link = DeepLink("j", await self.link_token(gid), target)
+            return Outcome(game_id=gid, url=link.encode())
         changes = {target: Occupant.human(user_id, user.display_name)}
         if seat is not None:
             changes[int(seat)] = Occupant.empty()
@@ -253,11 +254,12 @@ class LobbyOps(SeatOps):
         await self.repo.set_seats(gid, table.version, change, now=self.clock())
         return Outcome(game_id=gid, lobby=True)
 
-    async def join_link(self, link: DeepLink, user_id: int) -> Outcome:
-        """``/start j<game>_<seat>``: the user opened the private chat from a seat button and
-        takes that seat (or the first free one)."""
-        async with self.lock(link.game_id):
-            table = await self.load(link.game_id)
+    async def join_link(self, game_id: int, wanted: int | None, user_id: int) -> Outcome:
+        """``/start j<token>_<seat>``: the user opened the private chat from a seat button of
+        game ``game_id`` (found by its link token; the caller checked that they are a member
+        of its group) and takes seat ``wanted`` (or the first free one)."""
+        async with self.lock(game_id):
+            table = await self.load(game_id)
             if table is None or not table.is_open:
                 return refused(Refusal.GAME_NOT_FOUND)
             gid = table.game_id
@@ -268,7 +270,7 @@ class LobbyOps(SeatOps):
             free = [s.index for s in table.row.seats if s.kind is SeatKind.EMPTY]
             if not free:
                 return refused(Refusal.TABLE_FULL, gid)
-            target = link.seat if link.seat in free else free[0]
+            target = wanted if wanted in free else free[0]
             user = await self.repo.get_user(user_id)
             name = user.display_name if user else "?"
             try:

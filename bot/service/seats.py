@@ -33,8 +33,53 @@ class SeatOps(PlayOps):
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
 
+    async def member_left(self, chat_id: int, user_id: int) -> Outcome | None:
+        """``user_id`` left (or was removed from) the group ``chat_id``: their lobby seat is
+        freed; at a running table a computer player takes their seat for good (they cannot
+        take it back: ``LEFT_GROUP`` notice, they are told) and a seat they left to a computer
+        is no longer theirs to take back. None when they had no place at the chat's open
+        table."""
+        game = await self.repo.open_game_of_chat(chat_id)
+        if game is None:
+            return None
+        async with self.lock(game.game_id):
+            table = await self.load(game.game_id)
+            if table is None or not table.is_open:
+                return None
+            gid, now = table.game_id, self.clock()
+            seat = table.seat_of(user_id)
+            try:
+                if table.row.status is GameStatus.LOBBY:
+                    if seat is None:
+                        return None
+                    await self.repo.set_seats(
+                        gid, table.version, {int(seat): Occupant.empty()}, now=now
+                    )
+                    return Outcome(game_id=gid, lobby=True)
+                if seat is not None:
+                    return await self._to_computer(
+                        table, int(seat), NoticeKind.LEFT_GROUP, None, former=False
+                    )
+                kept = {
+                    s.index: Occupant.computer("computer")
+                    for s in table.row.seats
+                    if s.former_user_id == user_id
+                }
+                if not kept:
+                    return None
+                await self.repo.set_seats(gid, table.version, kept, now=now)
+                return Outcome(game_id=gid, changed=True)
+            except StaleVersion:
+                return None
+
     async def _to_computer(
-        self, table: Table, seat: int, kind: NoticeKind, actor: int | None
+        self,
+        table: Table,
+        seat: int,
+        kind: NoticeKind,
+        actor: int | None,
+        *,
+        former: bool = True,
     ) -> Outcome:
         """(Lock held.) The human in ``seat`` leaves it to a computer player, remembered as its
         former player (:meth:`reclaim`): ``kind`` ``HANDOVER`` (they asked; ``actor`` is them)
@@ -49,12 +94,10 @@ class SeatOps(PlayOps):
         assert table.state is not None
         gone = table.row.seats[seat]
         before = active_seats(table.state, table)
-        await self.repo.set_seats(
-            table.game_id,
-            table.version,
-            {seat: Occupant.computer("computer", former_user_id=gone.user_id)},
-            now=self.clock(),
-        )
+        keeper = Occupant.computer("computer", former_user_id=gone.user_id if former else None)
+        await self.repo.set_seats(table.game_id, table.version, {seat: keeper}, now=self.clock())
+        if kind is NoticeKind.HANDOVER:
+            await self.repo.set_handed_round(table.game_id, seat, table.state.round_number)
         fresh = await self.load(table.game_id)
         assert fresh is not None
         notice = Notice(kind, seat, gone.user_id, gone.hand_message)
@@ -77,8 +120,9 @@ class SeatOps(PlayOps):
         starts anew and the turn timer is set for the table as it is now (a fresh one when it
         is their turn). Refusals, with nothing changed: ``MALFORMED``, ``GAME_NOT_FOUND``,
         ``GAME_FINISHED``, ``ALREADY_SEATED`` (taken back already), ``NOT_YOUR_SEAT``
-        (somebody else's, or no former player), ``STALE_BUTTON`` (another process wrote
-        first)."""
+        (somebody else's, or no former player), ``RECLAIM_NEXT_ROUND`` (a table without tips:
+        a seat handed over comes back from the next round on), ``STALE_BUTTON`` (another
+        process wrote first)."""
         if seat not in range(4):
             return refused(Refusal.MALFORMED, game_id)
         async with self.lock(game_id):
@@ -94,6 +138,10 @@ class SeatOps(PlayOps):
             left = table.row.seats[seat]
             if left.kind is not SeatKind.COMPUTER or left.former_user_id != user_id:
                 return refused(Refusal.NOT_YOUR_SEAT, game_id)
+            if not await self.tips_on(table):  # a hand-over for one card is no tip
+                handed = await self.repo.handed_round(game_id, seat)
+                if handed is not None and handed >= table.state.round_number:
+                    return refused(Refusal.RECLAIM_NEXT_ROUND, game_id)
             user = await self.repo.get_user(user_id)
             name = user.display_name if user is not None else "?"
             before = active_seats(table.state, table)

@@ -26,6 +26,8 @@ class TableView:
         title: the group's title ("" for a private table): it labels the player's hand.
         tips: the players' hands get the tip button (💡) on their turn to play a card
             (issue 14, :meth:`~bot.service.core.ServiceCore.tips_on`).
+        link: the game's random deep-link token (:func:`bot.taps.new_link_token`; "" for a
+            private table, which has no links).
     """
 
     table: Table
@@ -34,6 +36,7 @@ class TableView:
     names: Mapping[int, str]
     title: str
     tips: bool = False
+    link: str = ""
 
     @property
     def game_id(self) -> int:

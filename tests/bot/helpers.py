@@ -156,10 +156,17 @@ async def play_turn(
 
 
 async def open_and_fill(
-    api: FakeBotApi, bot: Any, group: FakeChat, humans: Sequence[SimUser], computers: int = 0
+    api: FakeBotApi,
+    bot: Any,
+    group: FakeChat,
+    humans: Sequence[SimUser],
+    computers: int = 0,
+    *,
+    tips: bool = False,
 ) -> FakeMessage:
     """``/klaverjas`` by the first human, everybody sits (in order), computers fill the rest,
-    start. Returns the group's table message."""
+    the first human turns the 💡 setting on (``tips``), start. Returns the group's table
+    message."""
     await humans[0].send(group, "/klaverjas")
     await bot.settle()
     lobby = api.last_message(group)
@@ -169,6 +176,9 @@ async def open_and_fill(
         await bot.settle()
     for _ in range(computers):
         await (await humans[0].tap(lobby, by_action("bot:add"))).wait_answered()
+        await bot.settle()
+    if tips:
+        await (await humans[0].tap(lobby, by_action("tips:toggle"))).wait_answered()
         await bot.settle()
     await (await humans[0].tap(lobby, by_action("start"))).wait_answered()
     await bot.settle()

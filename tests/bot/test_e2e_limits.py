@@ -143,11 +143,12 @@ async def test_a_finished_game_leaves_nothing_in_the_bots_memory(
         (game,) = await _games(db)
         assert game.status is GameStatus.FINISHED
         await anna.send(group, "/score")  # the old game's sheet
-        await anna.start_bot(payload=f"h{game.game_id}")
-        await bot.settle()
         data = app.bot_data["app"]
+        token = await data.service.link_token(game.game_id)
+        await anna.start_bot(payload=f"h{token}")
+        await bot.settle()
         service, presenter = data.service, data.presenter
         assert len(service._cache) == 0 and len(service._locks) == 0
         assert len(presenter._locks) == 0
-        assert not presenter._notes and not presenter._stop_prompts
+        assert not presenter._notes
         assert not presenter._reminders and not presenter._warned

@@ -12,7 +12,7 @@ from tests.fakebot.model import FakeChat, FakeMessage
 
 from .helpers import by_action, make_app, open_and_fill, play_turn
 
-DEEP = re.compile(r"start=(h\d+)")
+DEEP = re.compile(r"start=(h[0-9a-f]+)")
 
 
 def _bot_texts(chat: FakeChat) -> list[str]:
@@ -20,7 +20,7 @@ def _bot_texts(chat: FakeChat) -> list[str]:
 
 
 def _deep_link(message: FakeMessage) -> str:
-    """The ``h<game>`` payload of a message's link button."""
+    """The ``h<token>`` payload of a message's link button."""
     for row in message.keyboard_rows():
         for _, target in row:
             m = DEEP.search(target or "")

@@ -248,7 +248,8 @@ async def test_group_game_with_the_setting_has_the_tip_and_refuses_strangers_and
         assert other_hand is not None and tip_data(other_hand) is None  # not their turn
         not_now = await (await other.tap_data(other_hand, data)).wait_answered()
         await bot.settle()
-        assert stranger.show_alert and stranger.text == "Je speelt niet mee aan deze tafel."
+        # a hand's button on the group's message: not where it lives
+        assert stranger.show_alert and stranger.text == "Deze knop hoort hier niet."
         assert stale.show_alert and stale.text == "Deze knop is verouderd."
         assert not_now.show_alert
         assert not_now.text == "Een tip krijg je als jij een kaart moet spelen."

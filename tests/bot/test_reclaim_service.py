@@ -74,7 +74,8 @@ async def _table(svc: GameService, gid: int) -> Table:
 
 
 async def _group_game(svc: GameService, chat: int, humans: tuple[int, ...]) -> int:
-    """A started game in ``chat``: ``humans`` in seats 0.., computers in the rest."""
+    """A started game in ``chat``: ``humans`` in seats 0.., computers in the rest, tips on
+    (without tips a seat handed over comes back only at the next round)."""
     gid = (await svc.open_table(chat, "group", "Club", humans[0], "x")).game_id
     assert gid is not None
     for seat, uid in enumerate(humans):
@@ -89,6 +90,10 @@ async def _group_game(svc: GameService, chat: int, humans: tuple[int, ...]) -> i
         assert (
             await svc.lobby_action(gid, table.version, humans[0], lobby_payload("bot:add"), _no)
         ).ok
+    table = await svc.load(gid)
+    assert table is not None  # with tips: a seat handed over may come back in the same round
+    tips = lobby_payload("tips:toggle")
+    assert (await svc.lobby_action(gid, table.version, humans[0], tips, _no)).ok
     table = await svc.load(gid)
     assert table is not None
     assert (

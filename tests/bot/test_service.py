@@ -73,7 +73,8 @@ async def test_one_table_per_chat_and_seating_rules(service: GameService) -> Non
     taken = await service.lobby_action(gid, v, 2, lobby_payload("sit:0"), _no)
     assert taken.refusal == "seat_taken"
     link = await service.lobby_action(gid, v, 3, lobby_payload("sit:2"), _no)
-    assert link.url == f"j{gid}_2" and link.ok  # never started the bot: a deep link
+    token = await service.link_token(gid)  # random, not the game's number
+    assert link.url == f"j{token}_2" and link.ok  # never started the bot: a deep link
     v += 2
     assert (
         await service.lobby_action(gid, v - 1, 1, lobby_payload("start"), _no)

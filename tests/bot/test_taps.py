@@ -37,7 +37,9 @@ from bot.taps import (
     decode,
     decode_deep_link,
     encode,
+    is_old_deep_link,
     move,
+    new_link_token,
 )
 from engine.actions import Bella, Choose, Declare, Kleintje, PlayCard
 from engine.cards import CARDS, SUITS, Seat
@@ -146,10 +148,22 @@ def test_a_move_is_canonical_engine_notation() -> None:
 
 
 def test_deep_links_round_trip_and_refuse_what_is_not_ours() -> None:
-    for link in (DeepLink("j", 12, 3), DeepLink("h", 7)):
+    token = new_link_token()
+    assert len(token) == 20 and token != new_link_token()
+    for link in (DeepLink("j", token, 3), DeepLink("h", token)):
         assert decode_deep_link(link.encode()) == link
-    for payload in (None, "", "j12", "h7_1", "j12_4", "x1", "j0_1"):
+    for payload in (None, "", "j12", "h7_1", "j12_4", "x1", "j0_1", f"j{token}", f"h{token}_1"):
         assert decode_deep_link(payload) is None
+    for payload in (f"x{token}", f"j{token}_4", f"h{token.upper()}"):
+        assert decode_deep_link(payload) is None
+
+
+def test_number_based_deep_links_are_recognised_as_old_and_never_followed() -> None:
+    for payload in ("j12_3", "h7", "h123456"):
+        assert is_old_deep_link(payload)
+        assert decode_deep_link(payload) is None
+    for other in (None, "", "daily", f"h{new_link_token()}", "h0"):
+        assert not is_old_deep_link(other)
 
 
 @pytest.mark.parametrize(

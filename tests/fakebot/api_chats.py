@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from . import errors
 from .errors import bad_request
 from .model import FakeChat, member_object
+from .people import GROUP_ANONYMOUS_BOT_ID
 from .registry import api_method
 
 if TYPE_CHECKING:
@@ -49,10 +50,17 @@ async def get_chat(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
 
 @api_method("getChatMember")
 async def get_chat_member(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
-    """A user's membership in a chat (``left`` if not a member)."""
+    """A user's membership in a chat, as Telegram answers it: ``creator``, ``administrator``,
+    ``member``, ``restricted`` (with ``is_member``), ``left`` or ``kicked`` for somebody the
+    group has had; "user not found" for somebody it never had (and for unknown ids). The
+    GroupAnonymousBot is ``left`` (``people.py``); in a private chat only its user is a
+    member."""
     chat = api.world.find_chat(p.chat_id())
     user_id = p.integer("user_id")
     if user_id is None or user_id not in api.world.users:
+        raise bad_request(errors.USER_NOT_FOUND)
+    known = user_id in chat.members or user_id in (api.bot.id, GROUP_ANONYMOUS_BOT_ID)
+    if chat.is_group and not known:
         raise bad_request(errors.USER_NOT_FOUND)
     return chat_member_json(api, chat, user_id)
 

@@ -24,7 +24,7 @@ from .model import (
     MemberStatus,
     member_object,
 )
-from .people import anonymous_sender
+from .people import anonymous_sender, channel_sender
 from .topics import user_thread
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ class SimUser:
         if target.migrated_to is not None:
             raise ValueError(f"chat {target.id} was migrated to {target.migrated_to}")
         if target.is_group and target.members.get(self.id) not in (
-            "creator", "administrator", "member",
+            "creator", "administrator", "member", "restricted",
         ):  # fmt: skip
             raise ValueError(f"{self} is not a member of chat {target.id}")
         if target.type == "private" and target.id != self.id:
@@ -121,6 +121,7 @@ class SimUser:
         reply_to: FakeMessage | None = None,
         thread_id: int | None = None,
         anonymous: bool = False,
+        channel: tuple[int, str] | None = None,
     ) -> FakeMessage:
         """Write ``text`` in a chat (None: the private chat with the bot); return the message.
 
@@ -130,6 +131,8 @@ class SimUser:
         topic (``api.add_topic``; a reply goes to the topic of the message it replies to).
         ``anonymous``: an administrator posting as the group (``people.py``); the stored
         message keeps the real author in ``from_user``, the bot sees GroupAnonymousBot.
+        ``channel``: ``(channel id, title)``: sent on behalf of that channel; the bot sees
+        Channel_Bot and the channel as ``sender_chat`` (``people.py``).
         """
         target = self._chat(chat)
         if target.type == "private":
@@ -145,6 +148,8 @@ class SimUser:
             extra["reply_to_message"] = reply_to.to_api(target)
         if anonymous:
             extra.update(anonymous_sender(self.api.world, target, self.record))
+        if channel is not None:
+            extra.update(channel_sender(self.api.world, *channel))
         fields["extra"] = extra
         message = self.api.world.add_message(target, self.record, **fields)
         if self._bot_sees(target, message, reply_to):

@@ -13,13 +13,22 @@ from typing import Any, Literal
 
 JSONDict = dict[str, Any]
 ChatType = Literal["private", "group", "supergroup"]
-MemberStatus = Literal["creator", "administrator", "member", "left", "kicked"]
+MemberStatus = Literal["creator", "administrator", "member", "restricted", "left", "kicked"]
 
 
 _ADMIN_RIGHTS = (
     "can_manage_chat", "can_delete_messages", "can_manage_video_chats", "can_restrict_members",
     "can_promote_members", "can_change_info", "can_invite_users", "can_post_stories",
     "can_edit_stories", "can_delete_stories", "can_pin_messages",
+)  # fmt: skip
+
+
+_RESTRICTED_RIGHTS = (
+    "can_send_messages", "can_send_audios", "can_send_documents", "can_send_photos",
+    "can_send_videos", "can_send_video_notes", "can_send_voice_notes", "can_send_polls",
+    "can_send_other_messages", "can_add_web_page_previews", "can_change_info",
+    "can_invite_users", "can_pin_messages", "can_manage_topics", "can_edit_tag",
+    "can_react_to_messages",
 )  # fmt: skip
 
 
@@ -36,6 +45,9 @@ def member_object(user: JSONDict, status: MemberStatus, *, is_anonymous: bool = 
         data.update(can_be_edited=False, is_anonymous=is_anonymous)
     elif status == "kicked":
         data["until_date"] = 0
+    elif status == "restricted":  # a member who may not do everything: still a member
+        data.update(dict.fromkeys(_RESTRICTED_RIGHTS, True))
+        data.update(is_member=True, can_send_polls=False, until_date=0)
     return data
 
 
@@ -194,9 +206,11 @@ class FakeMessage:
 class FakeChat:
     """A chat: the private chat of a user with the bot, a group or a supergroup.
 
-    ``members`` maps user id to status (``creator``, ``administrator``, ``member``, ``left``,
-    ``kicked``); ``bot_status`` is the bot's own status (``member``, ``administrator``,
-    ``left``, ``kicked``).  ``migrated_to`` is set once a group became a supergroup.
+    ``members`` maps user id to status (``creator``, ``administrator``, ``member``,
+    ``restricted`` (a member with fewer rights), ``left``, ``kicked``); a user the group never
+    had is not in it (``getChatMember`` answers "user not found", as Telegram does).
+    ``bot_status`` is the bot's own status (``member``, ``administrator``, ``left``,
+    ``kicked``).  ``migrated_to`` is set once a group became a supergroup.
     ``is_forum``: a supergroup with topics (``topics`` by thread id, see ``topics.py``);
     ``anonymous_admins``: ids of administrators who post as the group (``anonymous.py``).
     """
@@ -264,7 +278,7 @@ class FakeChat:
 
     def member_ids(self, *statuses: MemberStatus) -> Iterator[int]:
         """Ids of members having one of ``statuses`` (default: present members)."""
-        wanted = statuses or ("creator", "administrator", "member")
+        wanted = statuses or ("creator", "administrator", "member", "restricted")
         return (uid for uid, status in self.members.items() if status in wanted)
 
     def to_api(self) -> JSONDict:

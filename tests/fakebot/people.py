@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
 JSONDict = dict[str, Any]
 GROUP_ANONYMOUS_BOT_ID = 1087968824
+CHANNEL_BOT_ID = 136817688
+"""Telegram's "Channel_Bot": the ``from`` of every message sent on behalf of a channel."""
 
 
 def register_anonymous_bot(world: World) -> FakeUser:
@@ -50,6 +52,18 @@ def anonymous_sender(world: World, chat: FakeChat, user: FakeUser) -> JSONDict:
         raise ValueError(f"{user.first_name} is no administrator of chat {chat.id}")
     chat.anonymous_admins.add(user.id)
     return {"from": register_anonymous_bot(world).to_api(), "sender_chat": chat.to_api()}
+
+
+def channel_sender(world: World, channel_id: int, title: str) -> JSONDict:
+    """The ``from``/``sender_chat`` fields of a message a person sends in a group on behalf of
+    a channel (their own channel, or the group's linked one): ``from`` is Channel_Bot (id
+    136817688, shared by every channel), ``sender_chat`` the channel."""
+    bot = world.users.get(CHANNEL_BOT_ID)
+    if bot is None:
+        bot = FakeUser(id=CHANNEL_BOT_ID, first_name="Channel", username="Channel_Bot", is_bot=True)
+        world.users[bot.id] = bot
+    channel = {"id": channel_id, "type": "channel", "title": title}
+    return {"from": bot.to_api(), "sender_chat": channel}
 
 
 def is_anonymous_post(message: FakeMessage) -> bool:
