@@ -48,6 +48,10 @@ SIT_OUT = 8
 """Taps after the kill, the player to act lets the time run out."""
 
 
+def _read(name: str) -> str:
+    return Path(name).read_text(errors="replace")
+
+
 class Workers:
     """Two ``python -m bot`` processes behind the fake's round-robin webhook delivery; their
     stderr goes to files (a pipe nobody reads would block a chatty process)."""
@@ -132,7 +136,7 @@ class Workers:
                 await asyncio.wait_for(proc.wait(), timeout=30)
         for log in self.logs:
             log.close()
-        return [Path(log.name).read_text(errors="replace") for log in self.logs]
+        return [_read(log.name) for log in self.logs]
 
 
 async def _tap(api: FakeBotApi, person: SimUser, message: FakeMessage, action: str) -> Any:
@@ -190,8 +194,9 @@ async def _play(
 ) -> tuple[list[tuple[int, str]], list[int]]:
     """The four play until the game is over, each tapping what their newest hand message
     offers. With ``workers``: the first is killed after :data:`KILL_AT` taps and, later, one
-    player lets the turn time run out, and then the first is started again. Returns the accepted taps ``(seat, action)`` in order
-    and, for each timed-out turn, how many taps had been accepted before it."""
+    player lets the turn time run out, and then the first is started again. Returns the
+    accepted taps ``(seat, action)`` in order and, for each timed-out turn, how many taps had
+    been accepted before it."""
     rng = random.Random(12)
     accepted: list[tuple[int, str]] = []
     timeouts: list[int] = []
@@ -262,7 +267,8 @@ def _hand_counts(
     api: FakeBotApi, people: list[SimUser]
 ) -> tuple[list[int], list[int], dict[str, int]]:
     """Per player: the messages in their private chat whose buttons still look live (a
-    hand's), and the messages left there that were ever a hand; and the calls answered "not modified" or "... not found", by answer."""
+    hand's), and the messages left there that were ever a hand; and the calls answered "not
+    modified" or "... not found", by answer."""
     live, hands = [], []
     for person in people:
         shown = [m for m in person.private_chat.all_messages if m.from_bot and not m.deleted]
@@ -282,7 +288,12 @@ def _hand_counts(
     return live, hands, redrawn
 
 
-async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> None:
+Counts = tuple[list[int], list[int], dict[str, int]]
+
+
+async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> Counts:
+    """One game with two workers (with ``kill``: one killed and started again); returns
+    :func:`_hand_counts` at its end."""
     people = [
         api.add_user(name, language_code="nl", started=True)
         for name in ("Anna", "Bram", "Cor", "Dirk")
@@ -316,18 +327,13 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> N
         # (a private chat's one a second is split too, but not coordinated: two workers may
         # each send there within one second, and the outbox retries that 429 in that chat)
         assert not [c for c in api.calls if c.status == 429 and c.chat_id == group.id]
-        # one hand per player, as with one process: no left-over with live buttons, no
-        # redrawing of what another worker drew already
-        live, hands, redrawn = _hand_counts(api, people)
-        print(f"\n{'killed' if kill else 'calm'}: live buttons {live}, hands {hands}, {redrawn}")
-        assert live == [0, 0, 0, 0]  # the game is over: its last word has no buttons
-        assert hands == [1, 1, 1, 1]
-        assert not redrawn
+        counts = _hand_counts(api, people)
     finally:
         errors = await workers.stop()
         await repo.close()
     for text in errors:
         assert "Traceback" not in text, text[-4000:]
+    return counts
 
 
 async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
@@ -336,10 +342,21 @@ async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
     urls = [await postgres_server.create(migrated=True) for _ in range(2)]
     try:
         async with FakeBotApi() as calm, FakeBotApi() as rough, asyncio.TaskGroup() as games:
-            games.create_task(_scenario(calm, urls[0], tmp_path / "both", kill=False))
-            games.create_task(_scenario(rough, urls[1], tmp_path / "killed", kill=True))
+            quiet = games.create_task(_scenario(calm, urls[0], tmp_path / "both", kill=False))
+            killed = games.create_task(_scenario(rough, urls[1], tmp_path / "killed", kill=True))
         for api in (calm, rough):
             assert not api.internal_errors, api.internal_errors
+        # one hand per player at the end, as with one process: the game's last word on it
+        # (no buttons), no older one whose buttons still look live; and no worker redrew what
+        # another had drawn already (answered "not modified", or "not found": deleted by it)
+        for name, task in (("calm", quiet), ("killed and restarted", killed)):
+            live, hands, redrawn = task.result()
+            print(f"\n{name}: live buttons {live}, hand messages {hands}, {redrawn}")
+        for task in (quiet, killed):
+            live, hands, redrawn = task.result()
+            assert live == [0, 0, 0, 0]
+            assert hands == [1, 1, 1, 1]
+            assert not redrawn
     finally:
         for url in urls:
             await postgres_server.drop(url)
