@@ -31,6 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from bot.i18n import get_translator
+from bot.render import messages
 from storage import GameStatus, PostgresRepository
 from tests.bot.helpers import ACTION, active_buttons, by_action, hand_message, hand_version, pick
 from tests.bot.test_main import _env
@@ -259,25 +261,31 @@ def _expected_log(
     return expected
 
 
+Counts = tuple[list[int], list[int], dict[str, int], list[list[tuple[int, bool, str, int]]]]
+"""Live hands and hand messages per player, redrawing answers, the private chats."""
+
+
 def _is_hand(markup: dict[str, Any] | None) -> bool:
     """Whether a message's keyboard is a hand's: game buttons (``a<game>.<version>.<what>``)."""
     rows = (markup or {}).get("inline_keyboard", [])
     return any(ACTION.match(str(b.get("callback_data") or "")) for row in rows for b in row)
 
 
-def _hand_counts(
-    api: FakeBotApi, people: list[SimUser]
-) -> tuple[list[int], list[int], dict[str, int]]:
+def _hand_counts(api: FakeBotApi, people: list[SimUser]) -> Counts:
     """Per player: the messages in their private chat whose buttons still look live (a
-    hand's), and the messages left there that were ever a hand; and the calls answered "not
-    modified" or "... not found", by answer."""
+    hand's), and the messages left there that are or were the hand (ever with a hand's
+    buttons, or its last word "this game is over", edited in or sent anew); and the calls
+    answered "not modified" or "... not found", by answer; and each private chat's bot
+    messages ``(id, deleted, text, buttons)`` (for a failing assertion)."""
+    over = messages.game_finished_notice(get_translator("nl"))
     live, hands = [], []
     for person in people:
         shown = [m for m in person.private_chat.all_messages if m.from_bot and not m.deleted]
         live.append(sum(_is_hand(m.reply_markup) for m in shown))
         hands.append(
             sum(
-                any(_is_hand(markup) for _, markup in [*m.history, (m.body, m.reply_markup)])
+                m.body == over
+                or any(_is_hand(markup) for _, markup in [*m.history, (m.body, m.reply_markup)])
                 for m in shown
             )
         )
@@ -287,10 +295,15 @@ def _hand_counts(
         if "not modified" in said or "not found" in said:
             key = f"{call.method}: {call.description}"
             redrawn[key] = redrawn.get(key, 0) + 1
-    return live, hands, redrawn
-
-
-Counts = tuple[list[int], list[int], dict[str, int]]
+    chats = [
+        [
+            (m.message_id, m.deleted, m.body[:30], len(m.buttons))
+            for m in p.private_chat.all_messages
+            if m.from_bot
+        ]
+        for p in people
+    ]
+    return live, hands, redrawn, chats
 
 
 async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> Counts:
@@ -352,12 +365,12 @@ async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
         # (no buttons), no older one whose buttons still look live; and no worker redrew what
         # another had drawn already (answered "not modified", or "not found": deleted by it)
         for name, task in (("calm", quiet), ("killed and restarted", killed)):
-            live, hands, redrawn = task.result()
+            live, hands, redrawn, _ = task.result()
             print(f"\n{name}: live buttons {live}, hand messages {hands}, {redrawn}")
         for task in (quiet, killed):
-            live, hands, redrawn = task.result()
-            assert live == [0, 0, 0, 0]
-            assert hands == [1, 1, 1, 1]
+            live, hands, redrawn, chats = task.result()
+            assert live == [0, 0, 0, 0], chats
+            assert hands == [1, 1, 1, 1], chats
             assert not redrawn
     finally:
         for url in urls:
