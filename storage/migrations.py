@@ -267,7 +267,7 @@ _SURFACE_CLAIMS = Migration(
     (
         # What the table message and each hand message show (the game version and a digest
         # of the content), the version a new message was last sent at, and which worker may
-        # change the message until when (issue 12: several workers on one database; one
+        # change the message until when (several workers on one database: one
         # owner per message at a time).
         "ALTER TABLE games ADD COLUMN table_shown_version INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE games ADD COLUMN table_sent_version INTEGER NOT NULL DEFAULT 0",

@@ -91,7 +91,7 @@ class HandsOps(PresenterBase):
         """Show ``seat``'s hand in the player's private chat: a new message (``fresh``, the
         old one deleted; ``again``: even when another worker just sent one) or an edit of
         the current one, with the tip button (💡) on the turn to play a card where the table
-        has tips (issue 14) and, in a group game, the hand-over button. Nothing for a player
+        has tips and, in a group game, the hand-over button. Nothing for a player
         who blocked the bot until they are back."""
         shown = self.hand_content(view, seat, user_id)
         if shown is not None:
