@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Coroutine
 from pathlib import Path
+from typing import Any
 
 import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
@@ -39,12 +40,22 @@ async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
         yield bot
 
 
-async def _settled(*outboxes: Outbox) -> None:
-    for _ in range(500):
-        if not any(o.waiting() for o in outboxes):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the outboxes did not settle")
+class Tasks:
+    """The outboxes' chat workers (their ``spawn``), to wait for."""
+
+    def __init__(self) -> None:
+        self.running: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(coroutine)
+        self.running.add(task)
+        task.add_done_callback(self.running.discard)
+        return task
+
+    async def settled(self) -> None:
+        """Wait until every worker is done (a worker may start another as it ends)."""
+        while self.running:
+            await asyncio.wait_for(asyncio.gather(*self.running), timeout=30)
 
 
 @pytest.mark.parametrize("same", [True, False], ids=["same content", "other content"])
@@ -58,10 +69,10 @@ async def test_two_outboxes_drawing_one_hand_leave_one_live_hand(
         game = await new_game(repo)
         version = await start(repo, game)
         key = hand_key(game.game_id, 0)
-        workers = []
+        workers, tasks = [], Tasks()
         for _ in range(2):
             budget = ChatBudget(group=None, private=None, overall=None)
-            outbox = Outbox(bot, budget, _nothing, _nothing, shared=True)
+            outbox = Outbox(bot, budget, _nothing, _nothing, tasks.spawn, shared=True)
             outbox.claims = SurfaceClaims(repo, time.time)
             workers.append(outbox)
         one, other = workers
@@ -71,7 +82,7 @@ async def test_two_outboxes_drawing_one_hand_leave_one_live_hand(
             await repo.set_hand_message(game.game_id, 0, ref, expected_version=None)
 
         one.show(key, chat, _hand("7♠", version), message_id=None, on_sent=record)
-        await _settled(one)
+        await tasks.settled()
         loaded = await repo.get_game(game.game_id)
         assert loaded is not None and loaded.seats[0].hand_message is not None
         old = loaded.seats[0].hand_message.message_id
@@ -79,10 +90,10 @@ async def test_two_outboxes_drawing_one_hand_leave_one_live_hand(
         # message; the other read the old message's id from storage before that and edits it
         newer = _hand("8♠", version + 1)
         one.show(key, chat, newer, message_id=old, fresh=True, on_sent=record, drawn_at=version + 1)
-        await _settled(one)
+        await tasks.settled()
         edit = newer if same else _hand("9♠", version + 1)
         other.show(key, chat, edit, message_id=old, on_sent=record, drawn_at=version + 1)
-        await _settled(one, other)
+        await tasks.settled()
         await fake_api.idle(quiet=0.1)
     live = [m for m in anna.private_chat.messages if m.from_bot and m.buttons]
     assert len(live) == 1
