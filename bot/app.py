@@ -51,6 +51,7 @@ from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
 from bot.presenter import Presenter
+from bot.presenter.base import SurfaceClaims
 from bot.render import messages
 from bot.service import GameService, TableLimits
 from storage import Repository, open_repository
@@ -139,6 +140,7 @@ def build_application(
         presenter = Presenter(service, outbox, app.bot.username)
         if outbox.shared:
             outbox.refresh = presenter.refresh
+            outbox.claims = SurfaceClaims(repo, service.clock)
 
         async def after_end(game_id: int) -> None:
             await daily_ended(app.bot_data["app"], game_id)

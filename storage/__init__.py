@@ -55,6 +55,8 @@ from storage.rows import (
     RowCounts,
     Seat,
     SeatKind,
+    SurfaceShown,
+    SurfaceState,
     TurnTimer,
     User,
 )
@@ -119,6 +121,8 @@ __all__ = [
     "SqliteRepository",
     "StaleVersion",
     "StorageError",
+    "SurfaceShown",
+    "SurfaceState",
     "TurnTimer",
     "User",
     "WrongStatus",

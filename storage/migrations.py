@@ -276,6 +276,27 @@ _TRUST = Migration(
     ),
 )
 
+_SURFACE_CLAIMS = Migration(
+    7,
+    "table and hand messages one worker at a time",
+    (
+        # What the table message and each hand message show (the game version and a digest
+        # of the content), the version a new message was last sent at, and which worker may
+        # change the message until when (several workers on one database: one
+        # owner per message at a time).
+        "ALTER TABLE games ADD COLUMN table_shown_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN table_sent_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN table_shown TEXT",
+        "ALTER TABLE games ADD COLUMN table_claim TEXT",
+        "ALTER TABLE games ADD COLUMN table_claimed_until REAL",
+        "ALTER TABLE game_seats ADD COLUMN hand_shown_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_seats ADD COLUMN hand_sent_version INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_seats ADD COLUMN hand_shown TEXT",
+        "ALTER TABLE game_seats ADD COLUMN hand_claim TEXT",
+        "ALTER TABLE game_seats ADD COLUMN hand_claimed_until REAL",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
@@ -283,6 +304,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _STANDINGS,
     _TIMER_CLAIMS,
     _TRUST,
+    _SURFACE_CLAIMS,
 )
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 

@@ -25,6 +25,7 @@ import asyncpg
 
 from storage import postgres_bulk as bulk
 from storage import postgres_games as games
+from storage import postgres_surfaces as surfaces
 from storage.errors import DatabaseUnavailable, NotFound
 from storage.imports import CHAT_COLUMNS, USER_COLUMNS, chat_row, user_row
 from storage.migrations import Migration
@@ -41,6 +42,8 @@ from storage.rows import (
     Occupant,
     RowCounts,
     SeatKind,
+    SurfaceShown,
+    SurfaceState,
     TurnTimer,
     User,
     check_int64,
@@ -491,6 +494,22 @@ class PostgresRepository(StatsStore):
         """See :meth:`Repository.release_timer`."""
         async with self._conn() as conn:
             await games.release_timer(conn, game_id, version)
+
+    async def claim_surface(
+        self, game_id: int, seat: int | None, *, token: str, now: float, lease: float
+    ) -> SurfaceState | None:
+        """See :meth:`Repository.claim_surface`."""
+        async with self._conn() as conn:
+            return await surfaces.claim_surface(
+                conn, game_id, seat, token=token, now=now, lease=lease
+            )
+
+    async def release_surface(
+        self, game_id: int, seat: int | None, *, token: str, shown: SurfaceShown | None
+    ) -> bool:
+        """See :meth:`Repository.release_surface`."""
+        async with self._conn() as conn:
+            return await surfaces.release_surface(conn, game_id, seat, token=token, shown=shown)
 
     # -- games: queries -----------------------------------------------------------------------
 

@@ -44,6 +44,8 @@ from storage.rows import (
     MessageRef,
     Occupant,
     RowCounts,
+    SurfaceShown,
+    SurfaceState,
     TurnTimer,
     User,
 )
@@ -262,6 +264,26 @@ class Repository(Protocol):
     async def release_timer(self, game_id: int, version: int) -> None:
         """Drop the claim on the timer of ``game_id`` at ``version`` (after it ran; no-op at
         another version or without a claim)."""
+
+    async def claim_surface(
+        self, game_id: int, seat: int | None, *, token: str, now: float, lease: float
+    ) -> SurfaceState | None:
+        """Take the surface (the game's table message when ``seat`` is None, else the seat's
+        hand message) for ``lease`` seconds under ``token`` (a worker's name for its claim):
+        what storage knows of it, or None when another token holds it beyond ``now``. The
+        holder alone decides whether the message is edited, sent anew or left as it is, and
+        says what it showed with :meth:`release_surface`; a worker that dies holding it loses
+        it when the lease ends. Bookkeeping: no version bump. Raises ``NotFound`` (no such
+        game or seat), ``ValueError`` (``lease <= 0``, seat not ``0..3``)."""
+
+    async def release_surface(
+        self, game_id: int, seat: int | None, *, token: str, shown: SurfaceShown | None
+    ) -> bool:
+        """Drop ``token``'s claim on the surface, recording what it now shows (``shown``;
+        None: unchanged): its message (the table's ``table_message_id``, the seat's
+        ``hand_message``; set as given, as the claim holder knows best), the content's digest
+        and version (versions only move forward). False (nothing changed) when ``token`` no
+        longer holds the claim."""
 
     # -- queries ------------------------------------------------------------------------------
 

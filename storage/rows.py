@@ -144,6 +144,42 @@ class MessageRef:
 
 
 @dataclass(frozen=True, slots=True)
+class SurfaceState:
+    """What storage knows of a surface: a game's table message (``seat`` None) or a seat's
+    hand message, as the last worker that held it left it (:meth:`Repository.claim_surface`).
+
+    Attributes:
+        message: the message that shows it now (the table's: in the game's chat; None: none).
+        shown_version: the newest game version a drawing shown there was made at (0: none).
+        shown: a digest of the content it shows (None: unknown).
+        sent_version: the game version at which its message was sent (0: unknown).
+    """
+
+    message: MessageRef | None
+    shown_version: int
+    shown: str | None
+    sent_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class SurfaceShown:
+    """What a worker holding a surface's claim showed (:meth:`Repository.release_surface`).
+
+    Attributes:
+        message: the message that shows the surface now (None: it has none any more).
+        digest: a digest of the content shown there.
+        version: the game version the content was drawn at (None: not a drawing of the game;
+            the stored version stays).
+        sent: the message was sent now (not edited): its sent version becomes ``version``.
+    """
+
+    message: MessageRef | None
+    digest: str | None
+    version: int | None
+    sent: bool
+
+
+@dataclass(frozen=True, slots=True)
 class Seat:
     """One seat of a game as stored.
 

@@ -25,6 +25,7 @@ import aiosqlite
 
 from storage import sqlite_bulk as bulk
 from storage import sqlite_games as games
+from storage import sqlite_surfaces as surfaces
 from storage.errors import NotFound, SchemaError
 from storage.migrations import MIGRATIONS, Migration, apply_migrations
 from storage.rows import (
@@ -38,6 +39,8 @@ from storage.rows import (
     Occupant,
     RowCounts,
     SeatKind,
+    SurfaceShown,
+    SurfaceState,
     TurnTimer,
     User,
     check_int64,
@@ -537,6 +540,22 @@ class SqliteRepository(StatsStore):
         """See :meth:`Repository.release_timer`."""
         async with self._write() as tx:
             await games.release_timer(tx, game_id, version)
+
+    async def claim_surface(
+        self, game_id: int, seat: int | None, *, token: str, now: float, lease: float
+    ) -> SurfaceState | None:
+        """See :meth:`Repository.claim_surface`."""
+        async with self._write() as tx:
+            return await surfaces.claim_surface(
+                tx, game_id, seat, token=token, now=now, lease=lease
+            )
+
+    async def release_surface(
+        self, game_id: int, seat: int | None, *, token: str, shown: SurfaceShown | None
+    ) -> bool:
+        """See :meth:`Repository.release_surface`."""
+        async with self._write_game(game_id) as tx:
+            return await surfaces.release_surface(tx, game_id, seat, token=token, shown=shown)
 
     # -- games: queries -----------------------------------------------------------------------
 

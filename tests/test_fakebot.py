@@ -405,6 +405,13 @@ async def test_delete_follows_telegram_rules(fake_api: FakeBotApi, bot: Bot) -> 
     with pytest.raises(BadRequest, match="Message to delete not found"):
         await bot.delete_message(group.id, sent.message_id)
     assert group.messages == [said]
+    old = await bot.send_message(group.id, "gisteren")
+    stored = group.message(old.message_id)
+    assert stored is not None
+    stored.date -= 48 * 3600  # two days old: too old to delete
+    with pytest.raises(BadRequest, match="Message can't be deleted for everyone"):
+        await bot.delete_message(group.id, old.message_id)
+    assert not stored.deleted
 
 
 async def test_removed_bot_is_forbidden_and_photos_are_stored(

@@ -11,7 +11,16 @@ here, and nobody waits for Telegram on the update path.
   so a surface never shows an older content after a newer one, and a surface's *last word*
   (``final``: a stopped or finished table) is sealed: nothing shown later changes it.
   The table's edits use only the table's share of a group's budget (:data:`bot.budget.GROUP`),
-  so replies and notices always find room.
+  so replies and notices always find room. An old message that cannot be deleted is edited to
+  the surface's ``outdated`` content (an old hand: "no longer current", without buttons).
+* **Several workers** (``shared``, one database): with :attr:`Outbox.claims`, each surface
+  has one owner at a time. A worker claims the surface in storage before it draws it, draws
+  it as of now, and decides against what storage says the surface shows (which message, the
+  game version drawn there, a digest of the content, the version its message was sent at):
+  nothing to do when it shows a newer drawing or this very content, else it edits that
+  message or sends a new one (deleting the old), and records it before it lets go. A worker
+  that finds the claim held does nothing and tries again shortly; so two workers never
+  redraw the same hand, and an edit that finds its message gone leaves no second hand.
 * **Posts** are one-off messages (replies, round summaries, reminders), sent in order. A reply
   whose ``dedupe`` key equals that of one still waiting in the same chat, or sent there in the
   last :data:`RECENT` seconds, is dropped (300 ``/help`` in a second get one answer), and a
@@ -39,6 +48,8 @@ from telegram import Bot, Message
 from bot.budget import ChatBudget
 from bot.outbox.calls import OutboxCalls, log
 from bot.outbox.model import (
+    CLAIM_LEASE,
+    CLAIM_RETRY,
     MAX_ATTEMPTS,
     MAX_REPLIES,
     RECENT,
@@ -46,6 +57,7 @@ from bot.outbox.model import (
     SLOW_RETRY,
     SURFACES_KEPT,
     ChatQueue,
+    Claims,
     Content,
     Job,
     Kind,
@@ -59,12 +71,15 @@ from bot.outbox.model import (
 )
 
 __all__ = [
+    "CLAIM_LEASE",
+    "CLAIM_RETRY",
     "MAX_ATTEMPTS",
     "MAX_REPLIES",
     "RECENT",
     "SHUTDOWN_GRACE",
     "SLOW_RETRY",
     "SURFACES_KEPT",
+    "Claims",
     "Content",
     "Job",
     "OnSent",
@@ -110,6 +125,8 @@ class Outbox(OutboxCalls):
         self.refresh: Refresh | None = None
         """With ``shared``: asked before a surface drawn at a game version is sent; returns
         the content as of now (and its version) when the game moved on, else None."""
+        self.claims: Claims | None = None
+        """With ``shared``: one owner per surface across workers (the module docstring)."""
         self._running = running
         self.budget = budget
         self._on_migrated = on_migrated
@@ -204,6 +221,8 @@ class Outbox(OutboxCalls):
         lobby: bool = False,
         on_sent: OnSent | None = None,
         drawn_at: int | None = None,
+        outdated: Content | None = None,
+        again: bool = False,
     ) -> None:
         """Make the surface ``key`` show ``content`` in ``chat_id``.
 
@@ -222,6 +241,9 @@ class Outbox(OutboxCalls):
                 ``message_id`` is not that one (a new message, or one the caller forgot).
             drawn_at: the game version ``content`` was drawn at; with ``shared``, the
                 :attr:`refresh` hook may draw it anew just before it is sent.
+            outdated: what an old message of the surface becomes when it cannot be deleted.
+            again: with ``fresh`` and :attr:`claims`: a new message even when another worker
+                sent one since ``drawn_at`` (otherwise one is enough).
         """
         chat_id = self.migrated.get(chat_id, chat_id)
         surface = self._surfaces.get(key)
@@ -247,9 +269,10 @@ class Outbox(OutboxCalls):
         surface.table = table
         surface.lobby = lobby
         surface.on_sent = on_sent
+        surface.outdated = outdated
         pending = self._pending(surface)
         if fresh:
-            surface.fresh, surface.keep_old = True, keep_old
+            surface.fresh, surface.keep_old, surface.again = True, keep_old, again
             if pending is not None:
                 self._chat(chat_id).jobs.remove(pending)
             self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface))
@@ -273,6 +296,12 @@ class Outbox(OutboxCalls):
         pending = self._pending(surface)
         if pending is not None:
             self._chat(surface.chat_id).jobs.remove(pending)
+        if self.shared and self.claims is not None and self.claims.covers(key):
+            # the surface's owner retires the message that is current then, below the new one
+            surface.retire_as, surface.fresh, surface.keep_old = content, True, True
+            surface.shown = None
+            self._enqueue(Job(Kind.SURFACE, surface.chat_id, surface=surface))
+            return True
         self.edit(surface.chat_id, surface.message_id, content)
         surface.message_id, surface.shown, surface.fresh, surface.keep_old = None, None, True, True
         return True

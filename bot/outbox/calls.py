@@ -25,9 +25,11 @@ from telegram.error import (
 
 from bot.budget import ChatBudget
 from bot.outbox.model import (
+    CLAIM_RETRY,
     MAX_ATTEMPTS,
     SLOW_RETRY,
     ChatQueue,
+    Claims,
     Content,
     Gone,
     Job,
@@ -37,6 +39,7 @@ from bot.outbox.model import (
     Refresh,
     Surface,
 )
+from storage import MessageRef, SurfaceShown, SurfaceState
 
 log = logging.getLogger("bot.outbox")
 
@@ -54,6 +57,7 @@ class OutboxCalls:
     _recent: dict[int, OrderedDict[Hashable, float]]
     shared: bool
     refresh: Refresh | None
+    claims: Claims | None
 
     def _chat(self, chat_id: int) -> ChatQueue:
         raise NotImplementedError
@@ -86,8 +90,7 @@ class OutboxCalls:
                     await self._edit(job, job.message_id, job.content)
             elif job.kind is Kind.DELETE:
                 assert job.message_id is not None
-                with contextlib.suppress(BadRequest):
-                    await self.bot.delete_message(job.chat_id, job.message_id)
+                await self._delete(job, job.message_id)
             else:
                 assert job.message_id is not None
                 with contextlib.suppress(BadRequest):
@@ -248,13 +251,40 @@ class OutboxCalls:
         elif job.on_sent is not None:
             await job.on_sent(msg.message_id)
 
+    async def _delete(self, job: Job, message_id: int) -> None:
+        """deleteMessage; failures (already gone, too old) are let go, and a message that
+        could not be deleted but is still there becomes ``job.content`` (an old hand: "no
+        longer current", without buttons) when there is one."""
+        try:
+            await self.bot.delete_message(job.chat_id, message_id)
+        except BadRequest as exc:
+            if job.content is None or "not found" in exc.message.lower():
+                return
+            log.info("could not delete message %s in chat %s: %s", message_id, job.chat_id, exc)
+            with contextlib.suppress(BadRequest, Gone):
+                await self._edit(job, message_id, job.content)
+
     async def _surface(self, job: Job) -> None:
         surface = job.surface
         assert surface is not None
-        if surface.sealed or surface.desired is None:
+        if surface.sealed or (surface.desired is None and surface.retire_as is None):
             return
+        claims = self.claims
+        if self.shared and claims is not None and claims.covers(surface.key):
+            await self._claimed(job, surface, claims)
+            return
+        if not await self._redraw(surface):
+            return
+        content = surface.desired
+        if surface.sealed or content is None:
+            return
+        await self._draw(job, surface, content)
+
+    async def _redraw(self, surface: Surface) -> bool:
+        """With ``shared``: draw the surface anew when the game moved past its drawing (other
+        workers draw it too: never an older state over a newer one). False: the drawing is
+        of no use any more (what replaces it is shown elsewhere)."""
         if self.shared and self.refresh is not None and surface.drawn_at is not None:
-            # other workers draw it too: never send an older state over a newer one
             try:
                 newer = await self.refresh(surface.key, surface.drawn_at)
             except Exception:
@@ -262,33 +292,113 @@ class OutboxCalls:
                 newer = None
             if newer is not None:
                 surface.desired, surface.drawn_at = newer
-                if surface.desired is None:  # outdated: what replaces it is shown elsewhere
-                    return
-        content = surface.desired
-        if surface.sealed or content is None:
+                if surface.desired is None:
+                    return False
+        return True
+
+    async def _claimed(self, job: Job, surface: Surface, claims: Claims) -> None:
+        """Show the surface as its one owner across workers: claim it (another worker holds
+        it: try again in :data:`CLAIM_RETRY` seconds), draw it as of now, and decide against
+        what storage says it shows: nothing to do when it shows a newer drawing or this very
+        content (or was sent anew since a fresh message was asked), else edit its current
+        message or send a new one, and record that before the claim is dropped."""
+        try:
+            state = await claims.claim(surface.key)
+        except Exception:  # storage out of reach (or no such game): draw as one process
+            log.warning("claiming %s failed", surface.key, exc_info=True)
+            if await self._redraw(surface) and surface.desired is not None:
+                await self._draw(job, surface, surface.desired)
             return
+        if state is None:  # another worker draws it right now
+            job.not_before = self.budget.clock() + CLAIM_RETRY
+            self._chat(job.chat_id).jobs.insert(0, job)
+            return
+        shown: SurfaceShown | None = None
+        try:
+            shown = await self._owned(job, surface, state)
+        finally:
+            try:
+                await claims.release(surface.key, shown)
+            except Exception:
+                log.warning("releasing %s failed", surface.key, exc_info=True)
+
+    async def _owned(self, job: Job, surface: Surface, state: SurfaceState) -> SurfaceShown | None:
+        """:meth:`_claimed`'s work while the claim is held: what the surface shows now (None:
+        unchanged)."""
+        asked = surface.drawn_at
+        current = (
+            state.message.message_id
+            if state.message is not None and state.message.chat_id == surface.chat_id
+            else None
+        )
+        surface.message_id = current  # storage knows which message is current
+        if current is not None:
+            surface.latest = max(surface.latest or 0, current)
+        retiring = surface.retire_as is not None
+        if not await self._redraw(surface) or surface.sealed or surface.desired is None:
+            if retiring and current is not None and surface.retire_as is not None:
+                self._retire_old(job, surface, current)  # the record stays, nothing follows
+                surface.message_id = None
+                return SurfaceShown(None, None, None, sent=False)
+            return None
+        content = surface.desired
+        version = surface.drawn_at
+        if not retiring and version is not None and state.shown_version > version:
+            surface.fresh = False  # another worker shows a newer drawing
+            return None
+        fresh = surface.fresh or retiring or content.photo is not None
+        if fresh and not retiring and content.photo is None and current is not None:
+            # another worker sent it anew since this was asked: one new message is enough
+            fresh = surface.again or asked is None or state.sent_version < asked
+        if not fresh and current is not None and state.shown == content.digest:
+            surface.fresh = False
+            await self._shown(surface, content)  # already shows it: no "not modified"
+            return None
+        surface.fresh = fresh
+        sent = await self._draw(job, surface, content)
+        surface.again = False
+        message = (
+            MessageRef(surface.chat_id, surface.message_id)
+            if surface.message_id is not None
+            else None
+        )
+        return SurfaceShown(message, content.digest, version, sent=sent)
+
+    def _retire_old(self, job: Job, surface: Surface, old: int) -> None:
+        """The surface's old message becomes what :meth:`bot.outbox.Outbox.retire` asked."""
+        retired, surface.retire_as = surface.retire_as, None
+        if retired is not None:
+            self._enqueue(Job(Kind.EDIT, job.chat_id, retired, message_id=old))
+
+    async def _draw(self, job: Job, surface: Surface, content: Content) -> bool:
+        """Edit the surface's message to ``content``, or send a new one (``fresh``, a
+        picture, or the old one gone) and delete (or retire) the old one. True when a new
+        message was sent."""
         if content.photo is not None and surface.shown != content.key:
             surface.fresh = True  # a picture is sent, never edited in
-        if not surface.fresh and surface.message_id is not None:
-            if surface.shown == content.key:
-                return
+        old = surface.message_id
+        if not surface.fresh and old is not None:
+            if surface.shown == content.key and not self.shared:
+                return False
             try:
-                await self._edit(job, surface.message_id, content)
+                await self._edit(job, old, content)
             except Gone:
-                surface.fresh, surface.keep_old = True, False
+                surface.fresh, old = True, None  # gone: nothing left to delete
             else:
                 await self._shown(surface, content)
-                return
-        old = surface.message_id
+                return False
         msg = await self._send(job, content, surface.thread_id)
         if surface.sealed and surface.desired is None:  # removed while it was on its way
             self.delete(job.chat_id, msg.message_id)
-            return
+            return False
         surface.message_id, surface.fresh = msg.message_id, False
         surface.latest = max(surface.latest or 0, msg.message_id)
         await self._shown(surface, content)
-        if old is not None and not surface.keep_old:
-            self.delete(job.chat_id, old)
+        if old is not None and surface.retire_as is not None:
+            self._retire_old(job, surface, old)
+        elif old is not None and not surface.keep_old:
+            self._enqueue(Job(Kind.DELETE, job.chat_id, surface.outdated, message_id=old))
+        return True
 
     async def _shown(self, surface: Surface, content: Content) -> None:
         """The surface's message shows ``content``: sealed if it is the last word, and the

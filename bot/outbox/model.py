@@ -4,12 +4,15 @@ limits (see :mod:`bot.outbox`)."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from telegram import InlineKeyboardMarkup, Message
+
+from storage import SurfaceShown, SurfaceState
 
 MAX_REPLIES = 30
 """Replies (dedupe-able posts) that may wait in one chat; more are dropped (a flood)."""
@@ -30,6 +33,13 @@ SHUTDOWN_GRACE = 5.0
 
 SURFACES_KEPT = 20_000
 """Surfaces remembered (the most recently shown)."""
+
+CLAIM_LEASE = 15.0
+"""Seconds a worker holds a surface it claimed (:class:`Claims`) at most: a worker that dies
+holding one delays that surface this long."""
+
+CLAIM_RETRY = 0.25
+"""Seconds (budget clock) before a surface another worker holds is tried again."""
 
 OnMigrated = Callable[[int, int], Awaitable[None]]
 OnForbidden = Callable[[int], Awaitable[None]]
@@ -55,6 +65,15 @@ class Content:
     mark: object = None
     """The caller's note of what the content shows (a table: its round and tricks), kept by
     the surface once shown (:meth:`bot.outbox.Outbox.shown_mark`); not part of :attr:`key`."""
+
+    @property
+    def digest(self) -> str:
+        """A digest of what the message shows, the same in every process (for
+        :class:`Claims`: equal digests, an edit would change nothing)."""
+        h = hashlib.sha256(self.text.encode())
+        h.update(b"\0" + (self.markup.to_json().encode() if self.markup is not None else b""))
+        h.update(b"\0" + (hashlib.sha256(self.photo).digest() if self.photo is not None else b""))
+        return h.hexdigest()[:32]
 
     @property
     def key(self) -> tuple[str, object]:
@@ -89,6 +108,32 @@ class Surface:
     """The game version ``desired`` was drawn at (None: not a drawing of the game)."""
     shown_mark: object = None
     """The :attr:`Content.mark` of the newest content shown (None: none yet)."""
+    outdated: Content | None = None
+    """What an old message of the surface that cannot be deleted is edited to (None: it is
+    left as it is)."""
+    again: bool = False
+    """A fresh message is asked even if another worker sent one since ``drawn_at``."""
+    retire_as: Content | None = None
+    """With :class:`Claims`: what the current message becomes once the next one is sent
+    (:meth:`bot.outbox.Outbox.retire`)."""
+
+
+class Claims(Protocol):
+    """One owner per surface across the bot's workers (several workers on one database): a
+    surface's message is edited, sent or deleted only by the worker that claimed it, and
+    what it showed is recorded before the claim is dropped (see
+    :meth:`storage.repository.Repository.claim_surface`)."""
+
+    def covers(self, key: SurfaceKey) -> bool:
+        """Whether the surface ``key`` is claimed through storage (others are drawn as by
+        one process)."""
+
+    async def claim(self, key: SurfaceKey) -> SurfaceState | None:
+        """Claim the surface for :data:`CLAIM_LEASE` seconds: what storage knows of it, or
+        None when another worker holds it. Raises storage's errors."""
+
+    async def release(self, key: SurfaceKey, shown: SurfaceShown | None) -> None:
+        """Record what the surface shows now (None: unchanged) and drop the claim."""
 
 
 class Kind(Enum):

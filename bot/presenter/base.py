@@ -4,15 +4,18 @@ surfaces' keys and the little state kept between outcomes."""
 from __future__ import annotations
 
 import asyncio
+import os
+import secrets
+import socket
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from typing import Protocol, cast
 
 from bot.keyed import KeyedLocks, LruDict
-from bot.outbox import Job, Outbox, SurfaceKey
+from bot.outbox import CLAIM_LEASE, Job, Outbox, SurfaceKey
 from bot.service import TableView
 from bot.taps import DeepLink
-from storage import MessageRef
+from storage import MessageRef, SurfaceShown, SurfaceState
 
 
 class TableSource(Protocol):
@@ -57,6 +60,56 @@ SCORE_PICTURES = 32
 
 ScoreKey = tuple[int, int, int | None, str]
 """(game id, game version, viewer's seat or None, language) of a ``/score`` picture."""
+
+
+class SurfaceStore(Protocol):
+    """Where surfaces are claimed (:class:`storage.Repository` is one)."""
+
+    async def claim_surface(
+        self, game_id: int, seat: int | None, *, token: str, now: float, lease: float
+    ) -> SurfaceState | None:
+        """See :meth:`storage.repository.Repository.claim_surface`."""
+
+    async def release_surface(
+        self, game_id: int, seat: int | None, *, token: str, shown: SurfaceShown | None
+    ) -> bool:
+        """See :meth:`storage.repository.Repository.release_surface`."""
+
+
+class SurfaceClaims:
+    """:class:`bot.outbox.Claims` in storage: a game's table (:func:`table_key`) and its
+    seats' hands (:func:`hand_key`) have one owner at a time across the bot's workers.
+
+    Args:
+        store: the shared database.
+        clock: UTC epoch seconds (the leases' clock).
+    """
+
+    def __init__(self, store: SurfaceStore, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.clock = clock
+        self.token = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        """This worker's name on its claims (unique per process)."""
+
+    def covers(self, key: SurfaceKey) -> bool:
+        """Tables and hands."""
+        return key[:1] in (("table",), ("hand",))
+
+    @staticmethod
+    def _where(key: SurfaceKey) -> tuple[int, int | None]:
+        return cast(int, key[1]), (cast(int, key[2]) if key[0] == "hand" else None)
+
+    async def claim(self, key: SurfaceKey) -> SurfaceState | None:
+        """See :meth:`bot.outbox.Claims.claim`."""
+        game_id, seat = self._where(key)
+        return await self.store.claim_surface(
+            game_id, seat, token=self.token, now=self.clock(), lease=CLAIM_LEASE
+        )
+
+    async def release(self, key: SurfaceKey, shown: SurfaceShown | None) -> None:
+        """See :meth:`bot.outbox.Claims.release`."""
+        game_id, seat = self._where(key)
+        await self.store.release_surface(game_id, seat, token=self.token, shown=shown)
 
 
 class PresenterBase:

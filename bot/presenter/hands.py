@@ -62,10 +62,13 @@ class HandsOps(PresenterBase):
         fresh: bool = False,
         final: bool = False,
         drawn_at: int | None = None,
+        again: bool = False,
     ) -> None:
         """Show ``shown`` as the seat's private message (hand or offer); ``drawn_at``: the
         game version a hand was drawn at (it is drawn again at sending when the game moved
-        on meanwhile and other workers draw it too, :meth:`refresh`)."""
+        on meanwhile and other workers draw it too, :meth:`refresh`); ``again``: ``fresh``
+        even when another worker sent it anew since. An old message that cannot be deleted
+        says it is no longer current."""
         table = view.table
         chat_id = self._hand_chat(table, user_id)
         ref = table.row.seats[seat].hand_message
@@ -78,16 +81,29 @@ class HandsOps(PresenterBase):
             final=final,
             on_sent=self._record_hand(table.game_id, int(seat), chat_id),
             drawn_at=drawn_at,
+            outdated=Content(messages.hand_outdated(view.user_tr(user_id))),
+            again=again,
         )
 
-    def send_hand(self, view: TableView, seat: Seat, user_id: int, *, fresh: bool) -> None:
+    def send_hand(
+        self, view: TableView, seat: Seat, user_id: int, *, fresh: bool, again: bool = False
+    ) -> None:
         """Show ``seat``'s hand in the player's private chat: a new message (``fresh``, the
-        old one deleted) or an edit of the current one, with the tip button (💡) on the turn
-        to play a card where the table has tips (issue 14) and, in a group game, the
-        hand-over button. Nothing for a player who blocked the bot until they are back."""
+        old one deleted; ``again``: even when another worker just sent one) or an edit of
+        the current one, with the tip button (💡) on the turn to play a card where the table
+        has tips and, in a group game, the hand-over button. Nothing for a player
+        who blocked the bot until they are back."""
         shown = self.hand_content(view, seat, user_id)
         if shown is not None:
-            self._show_hand(view, seat, user_id, shown, fresh=fresh, drawn_at=view.table.version)
+            self._show_hand(
+                view,
+                seat,
+                user_id,
+                shown,
+                fresh=fresh,
+                drawn_at=view.table.version,
+                again=again,
+            )
 
     def hand_content(self, view: TableView, seat: Seat, user_id: int) -> Content | None:
         """:meth:`send_hand`'s message as content (None: nothing to show)."""
@@ -153,7 +169,7 @@ class HandsOps(PresenterBase):
                 seat = table.seat_of(user_id)
                 if seat is not None:
                     self._warned.discard((game_id, int(seat)))
-                    self.send_hand(view, seat, user_id, fresh=True)
+                    self.send_hand(view, seat, user_id, fresh=True, again=True)
                 utr = view.user_tr(user_id)
                 for s in table.row.seats:
                     if s.kind is SeatKind.COMPUTER and s.former_user_id == user_id:
@@ -166,7 +182,7 @@ class HandsOps(PresenterBase):
             view = await self.source.view(game_id)
             seat = view.table.seat_of(user_id) if view is not None else None
             if view is not None and seat is not None:
-                self.send_hand(view, seat, user_id, fresh=True)
+                self.send_hand(view, seat, user_id, fresh=True, again=True)
 
     def _offer_seat_back(
         self, view: TableView, seat: Seat, user_id: int, text: str, *, fresh: bool = False

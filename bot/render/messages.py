@@ -439,6 +439,11 @@ def game_finished_notice(tr: Translator) -> str:
     return tr.gettext("This game is over.")
 
 
+def hand_outdated(tr: Translator) -> str:
+    """An old hand message the bot could not delete: a newer one is below (no buttons)."""
+    return tr.gettext("This hand is no longer current: your cards are in the newest message.")
+
+
 def something_went_wrong(tr: Translator) -> str:
     """Generic answer when an unexpected error happened (plain, alert-safe)."""
     return tr.gettext("Something went wrong. Please try again.")

@@ -1,6 +1,7 @@
 """Regressions found by review (end to end): a seat rush, concurrent /klaverjas, a blocked
 player warned once and back with /start, /score after the end, a forged stop tap, the turn
-timer after a hand-over, and a restart between saving a move and showing it."""
+timer after a hand-over, a restart between saving a move and showing it, and an old hand too
+old to delete."""
 
 from __future__ import annotations
 
@@ -175,3 +176,29 @@ async def test_a_restart_redraws_a_move_that_was_saved_but_not_shown(
     finally:
         await repo.close()
     assert game.status is GameStatus.ACTIVE
+
+
+async def test_an_old_hand_too_old_to_delete_says_it_is_no_longer_current(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    anna = fake_api.add_user("Anna", language_code="nl", started=True)
+    group = fake_api.add_group("Club", members=[anna])
+    rng = random.Random(5)
+    async with run_polling(make_app(fake_api, tmp_path / "db.sqlite3"), fake_api) as bot:
+        await open_and_fill(fake_api, bot, group, [anna], computers=3)
+        first = hand_message(anna)
+        assert first is not None
+        first.date -= 48 * 3600  # two days old: Telegram no longer lets the bot delete it
+        for _ in range(40):
+            newest = hand_message(anna)
+            if newest is not None and newest.message_id != first.message_id:
+                break
+            assert await play_turn([anna], rng)
+            await bot.settle()
+        else:
+            raise AssertionError("no new hand message came")
+        await bot.settle()
+    assert not first.deleted
+    assert first.body.startswith("Deze hand is niet meer actueel") and not first.buttons
+    live = [m for m in anna.private_chat.bot_messages if active_buttons(m) or m.buttons]
+    assert [m.message_id for m in live] == [newest.message_id]

@@ -2,9 +2,15 @@
 message limits) delivers the webhook's updates alternately to two ``python -m bot`` processes
 (a load balancer, round-robin), and four people play a game of eight rounds to its end.
 Every tap the bot accepted is in the game's log once, in order, and nothing else is. The same
-with one of the two workers killed (``kill -9``) in the middle of a round: the other finishes
-the game, its turn timers included (a player who
-lets the time run out after the kill is reminded and played for by the survivor).
+with one of the two workers killed (``kill -9``) in the middle of a round: the other carries
+on, its turn timers included (a player who lets the time run out after the kill is reminded
+and played for by the survivor), and the killed worker is started again and serves its share
+up to the game's end.
+
+However the two draw the players' hands, each player's private chat ends as with one
+process: one hand message (the game's last word on it) and no older one whose buttons still
+look live, and no call answered "message is not modified" or "message to edit/delete not
+found" (two workers redrawing the same message).
 
 Real processes, a real PostgreSQL (``tests/pg.py``), the real webhook server of
 python-telegram-bot, Telegram's real message limits (``BOT_WORKERS=2``: each worker keeps to
@@ -25,8 +31,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
+from bot.i18n import get_translator
+from bot.render import messages
 from storage import GameStatus, PostgresRepository
-from tests.bot.helpers import active_buttons, by_action, hand_message, hand_version, pick
+from tests.bot.helpers import ACTION, active_buttons, by_action, hand_message, hand_version, pick
 from tests.bot.test_main import _env
 from tests.fakebot import CallbackQueryRecord, FakeBotApi, FakeChat, FakeMessage, SimUser
 from tests.fakebot.flood import RateLimits
@@ -42,6 +50,10 @@ SIT_OUT = 8
 """Taps after the kill, the player to act lets the time run out."""
 
 
+def _read(name: str) -> str:
+    return Path(name).read_text(errors="replace")
+
+
 class Workers:
     """Two ``python -m bot`` processes behind the fake's round-robin webhook delivery; their
     stderr goes to files (a pipe nobody reads would block a chatty process)."""
@@ -50,6 +62,7 @@ class Workers:
         self.api, self.url, self.folder = api, url, folder
         self.procs: list[asyncio.subprocess.Process] = []
         self.urls: list[str] = []
+        self.first_urls: list[str] = []
         self.logs: list[IO[bytes]] = []
 
     async def start(self) -> None:
@@ -61,34 +74,58 @@ class Workers:
         for n in range(2):
             port = free_port()
             url = f"http://127.0.0.1:{port}/telegram"
-            env = _env(
-                TELEGRAM_BOT_TOKEN=self.api.token,
-                TELEGRAM_API_BASE_URL=self.api.base_url,
-                DATABASE_URL=self.url,
-                COMPUTER_WORKERS="0",
-                TURN_TIMEOUT_SECONDS=str(TURN),
-                LOG_LEVEL="WARNING",
-                WEBHOOK_URL=url,
-                WEBHOOK_LISTEN=f"127.0.0.1:{port}",
-                WEBHOOK_SECRET=SECRET,
-                BOT_WORKERS="2",
-                TIMER_SWEEP_SECONDS="0.5",
-            )
             cwd = self.folder / f"worker{n}"
             cwd.mkdir(parents=True)
             self.logs.append((cwd / "stderr.log").open("wb"))
-            self.procs.append(
-                await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "bot", cwd=cwd, env=env,
-                    stdout=asyncio.subprocess.DEVNULL, stderr=self.logs[-1],
-                )
-            )  # fmt: skip
+            self.procs.append(await self._spawn(url, port, cwd, self.logs[-1]))
             self.urls.append(url)
             await self.api.wait_for(self._registered, timeout=60, what="setWebhook")
+        self.first_urls = list(self.urls)
         self.api.set_webhook_targets(self.urls)
 
+    async def _spawn(
+        self, url: str, port: int, cwd: Path, log: IO[bytes]
+    ) -> asyncio.subprocess.Process:
+        env = _env(
+            TELEGRAM_BOT_TOKEN=self.api.token,
+            TELEGRAM_API_BASE_URL=self.api.base_url,
+            DATABASE_URL=self.url,
+            COMPUTER_WORKERS="0",
+            TURN_TIMEOUT_SECONDS=str(TURN),
+            LOG_LEVEL="WARNING",
+            WEBHOOK_URL=url,
+            WEBHOOK_LISTEN=f"127.0.0.1:{port}",
+            WEBHOOK_SECRET=SECRET,
+            BOT_WORKERS="2",
+            TIMER_SWEEP_SECONDS="0.5",
+        )
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", cwd=cwd, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=log,
+        )  # fmt: skip
+
     def _registered(self) -> bool:
-        return self.api.calls.count("setWebhook") >= len(self.urls)
+        return self.api.calls.count("setWebhook") >= len(self.urls) + self.restarts
+
+    restarts = 0
+    restarted_at = 0
+    """The webhook's delivery attempts before the last restart."""
+
+    async def restart(self, n: int) -> None:
+        """Start worker ``n`` again (after :meth:`kill`), at a new address, and spread the
+        updates over both again."""
+        await self.procs[n].wait()
+        self.restarts += 1
+        self.restarted_at = len(self.api.webhook.attempts_log)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/telegram"
+        cwd = self.folder / f"worker{n}-again"
+        cwd.mkdir(parents=True)
+        self.logs.append((cwd / "stderr.log").open("wb"))
+        self.procs[n] = await self._spawn(url, port, cwd, self.logs[-1])
+        self.urls[n] = url
+        await self.api.wait_for(self._registered, timeout=60, what="setWebhook again")
+        self.api.set_webhook_targets(self.urls)
 
     def kill(self, n: int) -> None:
         """SIGKILL worker ``n``: no clean-up of any kind."""
@@ -103,10 +140,7 @@ class Workers:
                 await asyncio.wait_for(proc.wait(), timeout=30)
         for log in self.logs:
             log.close()
-        return [
-            (self.folder / f"worker{n}" / "stderr.log").read_text(errors="replace")
-            for n in range(len(self.procs))
-        ]
+        return [_read(log.name) for log in self.logs]
 
 
 async def _tap(api: FakeBotApi, person: SimUser, message: FakeMessage, action: str) -> Any:
@@ -164,8 +198,9 @@ async def _play(
 ) -> tuple[list[tuple[int, str]], list[int]]:
     """The four play until the game is over, each tapping what their newest hand message
     offers. With ``workers``: the first is killed after :data:`KILL_AT` taps and, later, one
-    player lets the turn time run out. Returns the accepted taps ``(seat, action)`` in order
-    and, for each timed-out turn, how many taps had been accepted before it."""
+    player lets the turn time run out, and then the first is started again. Returns the
+    accepted taps ``(seat, action)`` in order and, for each timed-out turn, how many taps had
+    been accepted before it."""
     rng = random.Random(12)
     accepted: list[tuple[int, str]] = []
     timeouts: list[int] = []
@@ -193,6 +228,7 @@ async def _play(
                 raise AssertionError("nobody ran the turn timer after the kill")
             timeouts.append(len(accepted))
             taps += 1
+            await workers.restart(0)
             continue
         _, action = pick(active_buttons(message), rng)
         record: CallbackQueryRecord = await _tap(api, person, message, action)
@@ -225,7 +261,54 @@ def _expected_log(
     return expected
 
 
-async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> None:
+Counts = tuple[list[int], list[int], dict[str, int], list[list[tuple[int, bool, str, int]]]]
+"""Live hands and hand messages per player, redrawing answers, the private chats."""
+
+
+def _is_hand(markup: dict[str, Any] | None) -> bool:
+    """Whether a message's keyboard is a hand's: game buttons (``a<game>.<version>.<what>``)."""
+    rows = (markup or {}).get("inline_keyboard", [])
+    return any(ACTION.match(str(b.get("callback_data") or "")) for row in rows for b in row)
+
+
+def _hand_counts(api: FakeBotApi, people: list[SimUser]) -> Counts:
+    """Per player: the messages in their private chat whose buttons still look live (a
+    hand's), and the messages left there that are or were the hand (ever with a hand's
+    buttons, or its last word "this game is over", edited in or sent anew); and the calls
+    answered "not modified" or "... not found", by answer; and each private chat's bot
+    messages ``(id, deleted, text, buttons)`` (for a failing assertion)."""
+    over = messages.game_finished_notice(get_translator("nl"))
+    live, hands = [], []
+    for person in people:
+        shown = [m for m in person.private_chat.all_messages if m.from_bot and not m.deleted]
+        live.append(sum(_is_hand(m.reply_markup) for m in shown))
+        hands.append(
+            sum(
+                m.body == over
+                or any(_is_hand(markup) for _, markup in [*m.history, (m.body, m.reply_markup)])
+                for m in shown
+            )
+        )
+    redrawn: dict[str, int] = {}
+    for call in api.calls:
+        said = (call.description or "").lower()
+        if "not modified" in said or "not found" in said:
+            key = f"{call.method}: {call.description}"
+            redrawn[key] = redrawn.get(key, 0) + 1
+    chats = [
+        [
+            (m.message_id, m.deleted, m.body[:30], len(m.buttons))
+            for m in p.private_chat.all_messages
+            if m.from_bot
+        ]
+        for p in people
+    ]
+    return live, hands, redrawn, chats
+
+
+async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> Counts:
+    """One game with two workers (with ``kill``: one killed and started again); returns
+    :func:`_hand_counts` at its end."""
     people = [
         api.add_user(name, language_code="nl", started=True)
         for name in ("Anna", "Bram", "Cor", "Dirk")
@@ -246,11 +329,11 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> N
         # nothing lost, nothing twice: exactly the accepted taps (and the timed-out turn)
         assert moves == _expected_log(game.actions, accepted, timeouts)
         assert len(timeouts) == (1 if kill else 0)
-        served = {a.url for a in api.webhook.attempts_log if a.ok}
-        assert served == set(workers.urls)  # both took part (before the kill)
-        if kill:
-            after = [a for a in api.webhook.attempts_log if a.ok][-50:]
-            assert {a.url for a in after} == {workers.urls[1]}  # the survivor served the rest
+        served = {a.url for a in api.webhook.attempts_log[: workers.restarted_at or None] if a.ok}
+        assert served == set(workers.first_urls)  # both took part (before the kill)
+        if kill:  # the restarted worker served its share again
+            after = [a for a in api.webhook.attempts_log[workers.restarted_at :] if a.ok]
+            assert {a.url for a in after} == set(workers.urls)
         # the sheet comes last, as at any game end, and no older table is drawn over it
         await api.wait_for(lambda: _last_is_sheet(api, group), timeout=60, what="the sheet")
         await api.idle(quiet=3.0, timeout=60)
@@ -259,11 +342,13 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> N
         # (a private chat's one a second is split too, but not coordinated: two workers may
         # each send there within one second, and the outbox retries that 429 in that chat)
         assert not [c for c in api.calls if c.status == 429 and c.chat_id == group.id]
+        counts = _hand_counts(api, people)
     finally:
         errors = await workers.stop()
         await repo.close()
     for text in errors:
         assert "Traceback" not in text, text[-4000:]
+    return counts
 
 
 async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
@@ -272,10 +357,21 @@ async def test_two_workers_play_a_game_to_the_end_and_one_survives_the_other(
     urls = [await postgres_server.create(migrated=True) for _ in range(2)]
     try:
         async with FakeBotApi() as calm, FakeBotApi() as rough, asyncio.TaskGroup() as games:
-            games.create_task(_scenario(calm, urls[0], tmp_path / "both", kill=False))
-            games.create_task(_scenario(rough, urls[1], tmp_path / "killed", kill=True))
+            quiet = games.create_task(_scenario(calm, urls[0], tmp_path / "both", kill=False))
+            killed = games.create_task(_scenario(rough, urls[1], tmp_path / "killed", kill=True))
         for api in (calm, rough):
             assert not api.internal_errors, api.internal_errors
+        # one hand per player at the end, as with one process: the game's last word on it
+        # (no buttons), no older one whose buttons still look live; and no worker redrew what
+        # another had drawn already (answered "not modified", or "not found": deleted by it)
+        for name, task in (("calm", quiet), ("killed and restarted", killed)):
+            live, hands, redrawn, _ = task.result()
+            print(f"\n{name}: live buttons {live}, hand messages {hands}, {redrawn}")
+        for task in (quiet, killed):
+            live, hands, redrawn, chats = task.result()
+            assert live == [0, 0, 0, 0], chats
+            assert hands == [1, 1, 1, 1], chats
+            assert not redrawn
     finally:
         for url in urls:
             await postgres_server.drop(url)

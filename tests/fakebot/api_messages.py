@@ -153,10 +153,16 @@ async def edit_message_reply_markup(api: FakeBotApi, p: Params, call: ApiCall) -
     return _apply_edit(chat, message, check_reply_markup(p, inline_only=True))
 
 
+DELETE_WINDOW = 48 * 3600
+"""Seconds after it was sent (its ``date``) during which a message may be deleted."""
+
+
 def _delete(api: FakeBotApi, chat: FakeChat, message_id: int | None) -> None:
     message = api.world.find_message(chat, message_id, errors.MESSAGE_TO_DELETE_NOT_FOUND)
     if not message.from_bot and chat.is_group and not api.world.bot_is_admin(chat):
         raise bad_request(errors.MESSAGE_CANT_BE_DELETED)
+    if time.time() - message.date >= DELETE_WINDOW:
+        raise bad_request(errors.MESSAGE_CANT_BE_DELETED_FOR_EVERYONE)
     message.deleted = True
 
 

@@ -8,7 +8,15 @@ import asyncio
 
 import pytest
 
-from storage import GameStatus, MessageRef, Repository, TurnTimer
+from storage import (
+    GameStatus,
+    MessageRef,
+    NotFound,
+    Repository,
+    SurfaceShown,
+    SurfaceState,
+    TurnTimer,
+)
 from tests.storage.helpers import (
     ANN,
     CHAT,
@@ -209,3 +217,59 @@ async def test_the_game_lock_holds_across_repositories(persistent_backend: Backe
 async def _enter(repo: Repository, game_id: int) -> None:
     async with repo.game_lock(game_id):
         pass
+
+
+async def test_a_surface_has_one_holder_until_its_lease_ends(seeded: Repository) -> None:
+    game = await new_game(seeded)
+    await start(seeded, game)
+    gid = game.game_id
+    await seeded.set_hand_message(gid, 0, MessageRef(ANN, 30), expected_version=None)
+    first = await seeded.claim_surface(gid, 0, token="w1", now=T0, lease=LEASE)
+    assert first == SurfaceState(MessageRef(ANN, 30), 0, None, 0)
+    assert await seeded.claim_surface(gid, 0, token="w2", now=T0 + 1, lease=LEASE) is None
+    # the table and the other seats are other surfaces
+    assert await seeded.claim_surface(gid, 1, token="w2", now=T0 + 1, lease=LEASE) is not None
+    table = await seeded.claim_surface(gid, None, token="w2", now=T0 + 1, lease=LEASE)
+    assert table == SurfaceState(None, 0, None, 0)
+    # the holder claims again at will; the other worker gets it once the lease is over
+    assert await seeded.claim_surface(gid, 0, token="w1", now=T0 + 2, lease=LEASE) == first
+    assert await seeded.claim_surface(gid, 0, token="w2", now=T0 + LEASE + 2, lease=LEASE)
+    assert not await seeded.release_surface(gid, 0, token="w1", shown=None)  # lost it
+    assert await seeded.release_surface(gid, 0, token="w2", shown=None)
+    assert await seeded.claim_surface(gid, 0, token="w1", now=T0 + LEASE + 3, lease=LEASE)
+    with pytest.raises(NotFound):
+        await seeded.claim_surface(gid + 99, None, token="w1", now=T0, lease=LEASE)
+    with pytest.raises(ValueError):
+        await seeded.claim_surface(gid, 4, token="w1", now=T0, lease=LEASE)
+    with pytest.raises(ValueError):
+        await seeded.claim_surface(gid, 0, token="w1", now=T0, lease=0)
+
+
+async def test_a_released_surface_keeps_what_its_holder_showed(seeded: Repository) -> None:
+    game = await new_game(seeded)
+    await start(seeded, game)
+    gid = game.game_id
+    assert await seeded.claim_surface(gid, 0, token="w1", now=T0, lease=LEASE)
+    sent = SurfaceShown(MessageRef(ANN, 12), "d1", 7, sent=True)
+    assert await seeded.release_surface(gid, 0, token="w1", shown=sent)
+    loaded = await seeded.get_game(gid)
+    assert loaded is not None and loaded.seats[0].hand_message == MessageRef(ANN, 12)
+    state = await seeded.claim_surface(gid, 0, token="w2", now=T0 + 1, lease=LEASE)
+    assert state == SurfaceState(MessageRef(ANN, 12), 7, "d1", 7)
+    # an edit: the version moves forward only, the sent version stays
+    edited = SurfaceShown(MessageRef(ANN, 12), "d2", 5, sent=False)
+    assert await seeded.release_surface(gid, 0, token="w2", shown=edited)
+    state = await seeded.claim_surface(gid, 0, token="w1", now=T0 + 2, lease=LEASE)
+    assert state == SurfaceState(MessageRef(ANN, 12), 7, "d2", 7)
+    final = SurfaceShown(MessageRef(ANN, 12), "d3", None, sent=False)  # not a drawing
+    assert await seeded.release_surface(gid, 0, token="w1", shown=final)
+    state = await seeded.claim_surface(gid, 0, token="w1", now=T0 + 3, lease=LEASE)
+    assert state == SurfaceState(MessageRef(ANN, 12), 7, "d3", 7)
+    # the table's message lives in the game's row
+    assert await seeded.claim_surface(gid, None, token="w1", now=T0, lease=LEASE)
+    shown = SurfaceShown(MessageRef(CHAT, 40), "t", 9, sent=True)
+    assert await seeded.release_surface(gid, None, token="w1", shown=shown)
+    loaded = await seeded.get_game(gid)
+    assert loaded is not None and loaded.table_message_id == 40
+    state = await seeded.claim_surface(gid, None, token="w2", now=T0 + 1, lease=LEASE)
+    assert state == SurfaceState(MessageRef(CHAT, 40), 9, "t", 9)
