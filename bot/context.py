@@ -30,6 +30,8 @@ class BotData:
     presenter: Presenter
     driver: TableDriver
     answered: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    migrations_seen: int = 0
+    """The last group migration (storage's ``seq``) this worker applied to its outbox."""
 
     def mark_answered(self, query_id: str) -> None:
         """Record an answered callback query (keeps the latest 1,000)."""

@@ -44,6 +44,8 @@ class Refusal(StrEnum):
     """A tip only while it is the tapper's turn to play a card."""
     TIP_BUSY = "tip_busy"
     """The computers are too busy to work out the tip in time."""
+    CHAT_MOVED = "chat_moved"
+    """The group became a supergroup: this came from its old id."""
 
 
 class Toast(StrEnum):

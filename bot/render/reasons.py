@@ -371,5 +371,8 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.TIPS_OFF: tr.gettext("There are no tips at this table."),
         Refusal.NO_TIP_NOW: tr.gettext("A tip is given when it is your turn to play a card."),
         Refusal.TIP_BUSY: tr.gettext("The tip is taking too long: try again in a moment."),
+        Refusal.CHAT_MOVED: tr.gettext(
+            "This group became a supergroup: please use the table and commands there."
+        ),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

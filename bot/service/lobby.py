@@ -25,7 +25,15 @@ from bot.taps import (
 from engine.errors import SettingsError
 from engine.game import GameState
 from engine.settings import PRESETS, Settings, Variant
-from storage import GameStatus, Occupant, OpenGameExists, SeatKind, StaleVersion
+from storage import (
+    ChatMoved,
+    GameStatus,
+    NotFound,
+    Occupant,
+    OpenGameExists,
+    SeatKind,
+    StaleVersion,
+)
 
 IsAdmin = Callable[[], Awaitable[bool]]
 """Asks Telegram (lazily, only when a permission depends on it) whether the tapper is an admin
@@ -49,7 +57,30 @@ class LobbyOps(SeatOps):
         """``/klaverjas [preset]``: open a lobby in a group (in the forum topic ``thread_id``,
         where the table then lives), or start a game alone with three computers in a private
         chat, with the chat's last settings or ``preset`` (``rules.md`` §7). Refused with
-        ``TABLE_EXISTS`` when the chat has one open."""
+        ``TABLE_EXISTS`` when the chat has one open, ``CHAT_MOVED`` when the group became a
+        supergroup (a late command from its old id)."""
+        for attempt in range(2):
+            try:
+                return await self._open_table(
+                    chat_id, chat_type, title, user_id, name, preset, thread_id
+                )
+            except ChatMoved:  # the group became a supergroup meanwhile
+                return refused(Refusal.CHAT_MOVED)
+            except NotFound as exc:  # the chat's row moved away between two writes
+                if exc.kind != "chat" or attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _open_table(
+        self,
+        chat_id: int,
+        chat_type: str,
+        title: str | None,
+        user_id: int,
+        name: str,
+        preset: str | None,
+        thread_id: int | None,
+    ) -> Outcome:
         now = self.clock()
         chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
         existing = await self.repo.open_game_of_chat(chat_id)
