@@ -131,7 +131,7 @@ def build_application(
         outbox = Outbox(
             app.bot,
             budget or _shared_budget(config.bot_workers),
-            _migrated(service),
+            _migrated(app),
             _forbidden(app),
             spawn,
             running=_not_stopping(app),
@@ -171,6 +171,8 @@ def build_application(
             config.max_open_tables,
             config.lobby_idle_minutes * 60,
         )
+        if repo.shared:
+            await learn_migrations(app.bot_data["app"])
         service.daily_config = _daily_config(config)
         service.timezone = config.daily_timezone
         service.spawn = spawn
@@ -268,10 +270,26 @@ def _shared_budget(workers: int) -> ChatBudget:
 
 
 async def _sweep(context: Context) -> None:
-    """The timer sweep of a shared database: run the due timers this worker claims."""
+    """The timer sweep of a shared database: run the due timers this worker claims, and
+    learn of the groups other workers saw become supergroups (their waiting messages and
+    budgets here follow them)."""
     data = context.app_data
+    await learn_migrations(data)
     for out in await data.service.sweep_timers(lease=TIMER_LEASE_SECONDS):
         await data.driver.submit(out)
+
+
+async def learn_migrations(data: BotData) -> int:
+    """Apply the migrations recorded since this worker last looked (storage's
+    ``chat_migrations``) to its outbox; returns how many were new here."""
+    learnt = 0
+    while True:
+        rows = await data.service.migrations_after(data.migrations_seen)
+        for seq, old, new in rows:
+            data.migrations_seen = max(data.migrations_seen, seq)
+            learnt += data.presenter.outbox.migrate(old, new)
+        if len(rows) < 1000:
+            return learnt
 
 
 def _scheduler(app: KlaverjasApp) -> Any:
@@ -298,9 +316,15 @@ def _scheduler(app: KlaverjasApp) -> Any:
     return schedule
 
 
-def _migrated(service: GameService) -> Any:
+def _migrated(app: KlaverjasApp) -> Any:
+    """The outbox learnt from Telegram that a group became a supergroup: move its games (and
+    draw its table there), as the service message would."""
+
     async def on_migrated(old: int, new: int) -> None:
-        await service.repo.migrate_chat(old, new, now=service.clock())
+        data = app.bot_data.get("app")
+        if isinstance(data, BotData):
+            for out in await data.service.migrate_chat(old, new):
+                await data.driver.submit(out)
 
     return on_migrated
 

@@ -209,6 +209,16 @@ class ChatBudget:
             wait = max(wait, chat.last_table + gap - now)
         return max(wait, 0.0)
 
+    def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group ``old_chat_id`` became ``new_chat_id``: its calls so far count for the
+        new id too (the same people read both; on the safe side of Telegram's limit)."""
+        old = self._chats.pop(old_chat_id, None)
+        if old is None:
+            return
+        new = self._chat(new_chat_id)
+        new.stamps = deque(sorted([*new.stamps, *old.stamps]))
+        new.last_table = max(new.last_table, old.last_table)
+
     def record(self, chat_id: int, *, table: bool = False) -> None:
         """Count one call in the chat that just completed (a table edit when ``table``), also
         overall when it was begun (:meth:`begin`)."""

@@ -33,6 +33,8 @@ class BotData:
     answered: OrderedDict[str, None] = field(default_factory=OrderedDict)
     members: Membership = field(default_factory=Membership)
     """Group membership, asked of Telegram and cached briefly (:mod:`bot.membership`)."""
+    migrations_seen: int = 0
+    """The last group migration (storage's ``seq``) this worker applied to its outbox."""
 
     def mark_answered(self, query_id: str) -> None:
         """Record an answered callback query (keeps the latest 1,000)."""

@@ -63,6 +63,8 @@ class Refusal(StrEnum):
     RECLAIM_NEXT_ROUND = "reclaim_next_round"
     """A group table without tips: a seat given to the computer comes back at the next
     round (else handing over for one card would be a tip by another name)."""
+    CHAT_MOVED = "chat_moved"
+    """The group became a supergroup: this came from its old id."""
 
 
 class Toast(StrEnum):

@@ -30,6 +30,7 @@ import asyncpg
 
 from storage.errors import (
     AlreadyExists,
+    ChatMoved,
     DatabaseUnavailable,
     NotFound,
     OpenGameExists,
@@ -102,6 +103,7 @@ __all__ = [
     "Backend",
     "Chat",
     "ChatMigration",
+    "ChatMoved",
     "DatabaseUnavailable",
     "DatabaseUrl",
     "Game",

@@ -126,3 +126,19 @@ class SeatConflict(StorageError):
         super().__init__(f"user {user_id} would hold two seats in game {game_id}")
         self.game_id = game_id
         self.user_id = user_id
+
+
+class ChatMoved(NotFound):
+    """The chat became another: a group that became a supergroup
+    (:meth:`storage.Repository.migrate_chat`). Nothing can be written in the old id any more.
+
+    Attributes:
+        kind: ``"chat"``.
+        key: the old chat id (as :class:`NotFound`).
+        new_chat_id: where the group went.
+    """
+
+    def __init__(self, chat_id: int, new_chat_id: int) -> None:
+        super().__init__("chat", chat_id)
+        self.args = (f"chat {chat_id} became chat {new_chat_id}",)
+        self.new_chat_id = new_chat_id

@@ -297,6 +297,24 @@ _SURFACE_CLAIMS = Migration(
     ),
 )
 
+_CHAT_MIGRATIONS = Migration(
+    8,
+    "where migrated groups went",
+    (
+        # A group that became a supergroup, for good: updates from its old id may still
+        # arrive (late, on any worker), and every worker reads here where the group went.
+        # ``seq`` orders the rows for workers that catch up (``chat_migrations_after``).
+        """
+        CREATE TABLE chat_migrations (
+            old_chat_id  INTEGER PRIMARY KEY,
+            new_chat_id  INTEGER NOT NULL,
+            seq          INTEGER NOT NULL UNIQUE,
+            migrated_at  REAL    NOT NULL
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
@@ -305,6 +323,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _TIMER_CLAIMS,
     _TRUST,
     _SURFACE_CLAIMS,
+    _CHAT_MIGRATIONS,
 )
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 

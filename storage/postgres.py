@@ -26,7 +26,7 @@ import asyncpg
 from storage import postgres_bulk as bulk
 from storage import postgres_games as games
 from storage import postgres_surfaces as surfaces
-from storage.errors import DatabaseUnavailable, NotFound
+from storage.errors import ChatMoved, DatabaseUnavailable, NotFound
 from storage.imports import CHAT_COLUMNS, USER_COLUMNS, chat_row, user_row
 from storage.migrations import Migration
 from storage.postgres_migrations import PG_MIGRATIONS, apply_migrations
@@ -80,14 +80,15 @@ new AS (
     SELECT $1::bigint, $2::text, $3::text, $4::float8
     WHERE NOT EXISTS (
         SELECT 1 FROM cur WHERE chat_type = $2 AND title IS NOT DISTINCT FROM $3
-    )
+    ) AND NOT EXISTS (SELECT 1 FROM chat_migrations WHERE old_chat_id = $1::bigint)
     ON CONFLICT (chat_id) DO UPDATE SET chat_type = excluded.chat_type,
         title = excluded.title, updated_at = excluded.updated_at
     RETURNING *
 )
 SELECT * FROM new UNION ALL SELECT * FROM cur WHERE NOT EXISTS (SELECT 1 FROM new)
 """
-""":data:`_UPSERT_USER` for chats."""
+""":data:`_UPSERT_USER` for chats; a chat that became another (``chat_migrations``) gets no
+new row."""
 
 _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
 """What asyncpg raises when a server cannot be reached or refuses us."""
@@ -291,7 +292,12 @@ class PostgresRepository(StatsStore):
             row = await conn.fetchrow(_UPSERT_CHAT, chat_id, chat_type, title, now)
             if row is None:  # inserted by another connection after this statement began
                 row = await conn.fetchrow("SELECT * FROM chats WHERE chat_id = $1", chat_id)
-        assert row is not None
+            if row is None:  # or the chat became another
+                moved = await games.successor(conn, chat_id)
+                if moved is not None:
+                    raise ChatMoved(chat_id, moved)
+        if row is None:  # pragma: no cover - a row deleted between two statements
+            raise NotFound("chat", chat_id)
         return chat_from(row)
 
     async def get_chat(self, chat_id: int) -> Chat | None:
@@ -329,6 +335,21 @@ class PostgresRepository(StatsStore):
         """See :meth:`Repository.migrate_chat`."""
         async with self._tx() as conn:
             return await games.migrate_chat(conn, old_chat_id, new_chat_id, now=now)
+
+    async def chat_successor(self, chat_id: int) -> int | None:
+        """See :meth:`Repository.chat_successor`."""
+        async with self._conn() as conn:
+            return await games.successor(conn, chat_id)
+
+    async def chat_migrations_after(self, seq: int) -> list[tuple[int, int, int]]:
+        """See :meth:`Repository.chat_migrations_after`."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT seq, old_chat_id, new_chat_id FROM chat_migrations WHERE seq > $1 "
+                "ORDER BY seq LIMIT 1000",
+                seq,
+            )
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     # -- games: writes ------------------------------------------------------------------------
 

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from storage.errors import NotFound, OpenGameExists, SeatConflict, StaleVersion, WrongStatus
+from storage.errors import (
+    ChatMoved,
+    NotFound,
+    OpenGameExists,
+    SeatConflict,
+    StaleVersion,
+    WrongStatus,
+)
 from storage.postgres_rows import Conn, load_games
 from storage.rows import (
     ALLOWED_TRANSITIONS,
@@ -133,7 +140,11 @@ async def create_game(
     occupants = [*seats, *[EMPTY_SEAT] * (SEAT_COUNT - len(seats))]
     humans = _humans(None, occupants)
     # KEY SHARE: a concurrent migrate_chat (which locks the chat FOR UPDATE) waits or wins.
-    if await conn.fetchval("SELECT 1 FROM chats WHERE chat_id = $1 FOR KEY SHARE", chat_id) is None:
+    found = await conn.fetchval("SELECT 1 FROM chats WHERE chat_id = $1 FOR KEY SHARE", chat_id)
+    moved = await successor(conn, chat_id)  # after the lock: a migration committed is seen
+    if moved is not None:
+        raise ChatMoved(chat_id, moved)
+    if found is None:
         raise NotFound("chat", chat_id)
     await _require_users(conn, {creator_id, *humans, *_formers(occupants)})
     # The conflict target names the partial index games_one_open_per_chat; DO NOTHING keeps
@@ -447,6 +458,7 @@ async def migrate_chat(
     )
     old = next((r for r in rows if r["chat_id"] == old_chat_id), None)
     if old is None:
+        await _note_migration(conn, old_chat_id, new_chat_id, now)
         return ChatMigration(chat_moved=False, games_moved=0)
     open_games = await conn.fetch(
         "SELECT chat_id, game_id FROM games WHERE chat_id = ANY($1::bigint[]) "
@@ -457,6 +469,12 @@ async def migrate_chat(
     )
     if len(open_games) > 1:
         raise OpenGameExists(new_chat_id, int(open_games[0]["game_id"]))
+    # The open table's message stays behind in the old chat: forget it (drawn anew).
+    await conn.execute(
+        "UPDATE games SET table_message_id = NULL WHERE chat_id = $1 AND status = ANY($2::text[])",
+        old_chat_id,
+        _OPEN,
+    )
     games_moved = int(
         await conn.fetchval("SELECT COUNT(*) FROM games WHERE chat_id = $1", old_chat_id)
     )
@@ -489,4 +507,35 @@ async def migrate_chat(
             new_chat_id,
         )
         await conn.execute("DELETE FROM chats WHERE chat_id = $1", old_chat_id)
+    await _note_migration(conn, old_chat_id, new_chat_id, now)
     return ChatMigration(chat_moved=True, games_moved=games_moved)
+
+
+async def _note_migration(conn: Conn, old_chat_id: int, new_chat_id: int, now: float) -> None:
+    """Remember for good where ``old_chat_id`` went (the first record wins)."""
+    await conn.execute(
+        "INSERT INTO chat_migrations (old_chat_id, new_chat_id, migrated_at) "
+        "VALUES ($1, $2, $3) ON CONFLICT (old_chat_id) DO NOTHING",
+        old_chat_id,
+        new_chat_id,
+        now,
+    )
+
+
+MAX_HOPS = 8
+"""How many migrations :func:`successor` follows (a longer chain is a loop)."""
+
+
+async def successor(conn: Conn, chat_id: int) -> int | None:
+    """Where ``chat_id`` went (following later migrations of the new id too), or None.
+    See :meth:`Repository.chat_successor`."""
+    found: int | None = None
+    current = chat_id
+    for _ in range(MAX_HOPS):
+        new = await conn.fetchval(
+            "SELECT new_chat_id FROM chat_migrations WHERE old_chat_id = $1", current
+        )
+        if new is None or int(new) in (chat_id, current):
+            break
+        found = current = int(new)
+    return found

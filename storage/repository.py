@@ -115,7 +115,8 @@ class Repository(Protocol):
         self, chat_id: int, chat_type: str, title: str | None, *, now: float
     ) -> Chat:
         """Insert or refresh a chat's Telegram facts (type, title); keeps language and
-        defaults."""
+        defaults. Raises ``ChatMoved`` (nothing written) for a chat that became another
+        (:meth:`migrate_chat`): an old group id gets no row again."""
 
     async def get_chat(self, chat_id: int) -> Chat | None:
         """The chat, or ``None``."""
@@ -133,10 +134,23 @@ class Repository(Protocol):
         self, old_chat_id: int, new_chat_id: int, *, now: float
     ) -> ChatMigration:
         """Group became supergroup: move the chat row and all its games to ``new_chat_id`` in
-        one transaction. If a row for the new id exists already, the games move to it, it keeps
+        one transaction; the open game's table message id is cleared (that message stays
+        in the old chat). If a row for the new id exists already, the games move to it, it keeps
         its own values and takes the old row's language/defaults where its own are ``None``, and
-        the old row is deleted. Idempotent: an unknown ``old_chat_id`` moves nothing. Raises
-        ``OpenGameExists`` if both chats have an open game (nothing moves)."""
+        the old row is deleted. Idempotent: an unknown ``old_chat_id`` moves nothing. The
+        migration itself is remembered for good (also for an unknown ``old_chat_id``; the
+        first record of an old id wins): :meth:`chat_successor`, and :meth:`create_game` and
+        :meth:`upsert_chat` refuse the old id from then on. Raises ``OpenGameExists`` if both
+        chats have an open game (nothing moves, nothing is remembered)."""
+
+    async def chat_successor(self, chat_id: int) -> int | None:
+        """The chat ``chat_id`` became (following a later migration of that one too), or
+        ``None`` when it never migrated. Every worker sharing the database sees it."""
+
+    async def chat_migrations_after(self, seq: int) -> list[tuple[int, int, int]]:
+        """The migrations recorded after the ``seq``-th, as ``(seq, old_chat_id,
+        new_chat_id)`` in ``seq`` order (at most 1,000): how a worker that shares the database
+        learns of migrations another worker saw (pass the last ``seq`` seen; 0 for all)."""
 
     # -- games: creation and state writes (compare-and-set, bump the version) ----------------
 
@@ -155,7 +169,8 @@ class Repository(Protocol):
         """Open a table in ``lobby`` status at version 1 with no actions and no snapshot, in
         the forum topic ``thread_id`` if given.
         ``seats`` fills seats ``0..len-1`` (at most 4; the rest are empty). The chat and every
-        human's user row must exist. Raises ``NotFound``, ``OpenGameExists`` (the chat already
+        human's user row must exist. Raises ``NotFound`` (``ChatMoved`` for a chat that became
+        another, :meth:`migrate_chat`), ``OpenGameExists`` (the chat already
         has a lobby or active game), ``ValueError`` (seed beyond 64 bits, settings not JSON,
         more than 4 seats, one user in two seats)."""
 

@@ -26,7 +26,7 @@ import aiosqlite
 from storage import sqlite_bulk as bulk
 from storage import sqlite_games as games
 from storage import sqlite_surfaces as surfaces
-from storage.errors import NotFound, SchemaError
+from storage.errors import ChatMoved, NotFound, SchemaError
 from storage.migrations import MIGRATIONS, Migration, apply_migrations
 from storage.rows import (
     OPEN_STATUSES,
@@ -101,6 +101,8 @@ class SqliteRepository(StatsStore):
         """Game rows (without actions) as this process last read or wrote them."""
         self._chats: OrderedDict[int, Chat | None] = OrderedDict()
         """Known chat rows; None: the chat has no row (a private chat never configured)."""
+        self._moved: dict[int, int] = {}
+        """Chats known to have become another (a migration is for good)."""
 
     @classmethod
     async def open(
@@ -331,6 +333,9 @@ class SqliteRepository(StatsStore):
         if known is not None and known.chat_type == chat_type and known.title == title:
             return known
         async with self._write() as tx:
+            moved = await games.successor(tx, chat_id)
+            if moved is not None:
+                raise ChatMoved(chat_id, moved)
             row = await tx.one(
                 "INSERT INTO chats (chat_id, chat_type, title, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (chat_id) DO UPDATE SET chat_type = excluded.chat_type, "
@@ -378,6 +383,7 @@ class SqliteRepository(StatsStore):
     ) -> ChatMigration:
         """See :meth:`Repository.migrate_chat`."""
         self._game_rows.clear()
+        self._moved.clear()
         self._chats.pop(old_chat_id, None)
         self._chats.pop(new_chat_id, None)
         try:
@@ -386,6 +392,30 @@ class SqliteRepository(StatsStore):
         finally:
             self._chats.pop(old_chat_id, None)
             self._chats.pop(new_chat_id, None)
+
+    async def chat_successor(self, chat_id: int) -> int | None:
+        """See :meth:`Repository.chat_successor` (a migration is for good: once found, kept
+        in memory)."""
+        known = self._moved.get(chat_id)
+        if known is not None:
+            return known
+        async with self._read() as tx:
+            found = await games.successor(tx, chat_id)
+        if found is not None:
+            self._moved[chat_id] = found
+            while len(self._moved) > ROW_CACHE:
+                self._moved.pop(next(iter(self._moved)))
+        return found
+
+    async def chat_migrations_after(self, seq: int) -> list[tuple[int, int, int]]:
+        """See :meth:`Repository.chat_migrations_after`."""
+        async with self._read() as tx:
+            rows = await tx.all(
+                "SELECT seq, old_chat_id, new_chat_id FROM chat_migrations WHERE seq > ? "
+                "ORDER BY seq LIMIT 1000",
+                (seq,),
+            )
+        return [(int(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     # -- games: writes ------------------------------------------------------------------------
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Collection, Mapping, Sequence
 
-from storage.errors import NotFound, OpenGameExists, SeatConflict, StaleVersion, WrongStatus
+from storage.errors import (
+    ChatMoved,
+    NotFound,
+    OpenGameExists,
+    SeatConflict,
+    StaleVersion,
+    WrongStatus,
+)
 from storage.rows import (
     ALLOWED_TRANSITIONS,
     EMPTY_SEAT,
@@ -132,6 +139,9 @@ async def create_game(
         raise ValueError(f"at most {SEAT_COUNT} seats, got {len(seats)}")
     occupants = [*seats, *[EMPTY_SEAT] * (SEAT_COUNT - len(seats))]
     humans = _humans(None, occupants)
+    moved = await successor(tx, chat_id)
+    if moved is not None:
+        raise ChatMoved(chat_id, moved)
     if await tx.one("SELECT 1 FROM chats WHERE chat_id = ?", (chat_id,)) is None:
         raise NotFound("chat", chat_id)
     await _require_users(tx, {creator_id, *humans, *_formers(occupants)})
@@ -407,6 +417,7 @@ async def migrate_chat(tx: Tx, old_chat_id: int, new_chat_id: int, *, now: float
         return ChatMigration(chat_moved=False, games_moved=0)
     old = await tx.one("SELECT * FROM chats WHERE chat_id = ?", (old_chat_id,))
     if old is None:
+        await _note_migration(tx, old_chat_id, new_chat_id, now)
         return ChatMigration(chat_moved=False, games_moved=0)
     open_games = await tx.all(
         f"SELECT chat_id, game_id FROM games WHERE chat_id IN (?, ?) "
@@ -415,6 +426,12 @@ async def migrate_chat(tx: Tx, old_chat_id: int, new_chat_id: int, *, now: float
     )
     if len(open_games) > 1:
         raise OpenGameExists(new_chat_id, int(open_games[0]["game_id"]))
+    # The open table's message stays behind in the old chat: forget it (drawn anew).
+    await tx.run(
+        f"UPDATE games SET table_message_id = NULL WHERE chat_id = ? "
+        f"AND status IN ({placeholders(len(_OPEN))})",
+        (old_chat_id, *_OPEN),
+    )
     count = await tx.one("SELECT COUNT(*) FROM games WHERE chat_id = ?", (old_chat_id,))
     games_moved = int(count[0]) if count is not None else 0
     if await tx.one("SELECT 1 FROM chats WHERE chat_id = ?", (new_chat_id,)) is None:
@@ -438,4 +455,36 @@ async def migrate_chat(tx: Tx, old_chat_id: int, new_chat_id: int, *, now: float
             (old["language"], old["table_defaults"], now, new_chat_id),
         )
         await tx.run("DELETE FROM chats WHERE chat_id = ?", (old_chat_id,))
+    await _note_migration(tx, old_chat_id, new_chat_id, now)
     return ChatMigration(chat_moved=True, games_moved=games_moved)
+
+
+async def _note_migration(tx: Tx, old_chat_id: int, new_chat_id: int, now: float) -> None:
+    """Remember for good where ``old_chat_id`` went (the first record wins; a group
+    migrates once)."""
+    await tx.run(
+        "INSERT INTO chat_migrations (old_chat_id, new_chat_id, seq, migrated_at) "
+        "SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ? FROM chat_migrations WHERE true "
+        "ON CONFLICT (old_chat_id) DO NOTHING",
+        (old_chat_id, new_chat_id, now),
+    )
+
+
+MAX_HOPS = 8
+"""How many migrations :func:`successor` follows (a group migrates once; a chain longer
+than this is a loop)."""
+
+
+async def successor(tx: Tx, chat_id: int) -> int | None:
+    """Where ``chat_id`` went (following later migrations of the new id too), or None when
+    it was never migrated. See :meth:`Repository.chat_successor`."""
+    found: int | None = None
+    current = chat_id
+    for _ in range(MAX_HOPS):
+        row = await tx.one(
+            "SELECT new_chat_id FROM chat_migrations WHERE old_chat_id = ?", (current,)
+        )
+        if row is None or int(row[0]) in (chat_id, current):
+            break
+        found = current = int(row[0])
+    return found

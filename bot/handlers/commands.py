@@ -49,6 +49,9 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
     out = await data.service.open_table(
         chat.id, chat.type, chat.title, who.user_id, who.name, preset, thread_id=thread_of(update)
     )
+    if out.refusal is Refusal.CHAT_MOVED:  # moved while we were at it
+        await moved_away(update, context, tr)
+        return
     if out.refusal is Refusal.TABLE_EXISTS and out.game_id is not None:
         table = await data.service.load(out.game_id)
         there = table.row.table_message_id if table is not None else None
@@ -245,18 +248,55 @@ async def _prelude(update: Update, context: Context) -> tuple[Chat, Message, Tra
     if chat is None or message is None or sender(update) is None:
         return None
     await remember_user(update, context)
-    return chat, message, await translator_for(update, context)
+    tr = await translator_for(update, context)
+    if await moved_away(update, context, tr):
+        return None
+    return chat, message, tr
+
+
+async def moved_away(update: Update, context: Context, tr: Translator) -> bool:
+    """True (and the sender told where the group is now) for an update from the old id of a
+    group that became a supergroup: such late updates are not carried out. Only basic groups
+    migrate, so only they cost a look-up (storage knows, whichever worker saw the move)."""
+    chat = update.effective_chat
+    if chat is None or chat.type != ChatType.GROUP:
+        return False
+    data = context.app_data
+    new = await data.service.chat_moved(chat.id)
+    if new is None:
+        return False
+    data.presenter.outbox.migrate(chat.id, new)  # this worker may not have heard of it
+    row = await data.service.repo.get_chat(new)
+    reply(update, context, messages.chat_moved(tr, row.title if row else None), quote=False)
+    return True
 
 
 async def on_migrate(update: Update, context: Context) -> None:
-    """A group became a supergroup: move its games to the new chat id and draw the table
-    there."""
+    """A group became a supergroup: Telegram sends two service messages, ``migrate_to`` in
+    the old chat and ``migrate_from`` in the new one, which may arrive in either order (or on
+    two workers). The first moves the group's games to the new id and draws the table there;
+    the second finds nothing left to move."""
     message, chat = update.effective_message, update.effective_chat
-    if message is None or message.migrate_to_chat_id is None or chat is None:
+    if message is None or chat is None:
         return
+    if message.migrate_to_chat_id is not None:
+        old, new = chat.id, message.migrate_to_chat_id
+    elif message.migrate_from_chat_id is not None:
+        old, new = message.migrate_from_chat_id, chat.id
+    else:
+        return
+    await follow_migration(context, old, new)
+
+
+async def follow_migration(context: Context, old_chat_id: int, new_chat_id: int) -> None:
+    """Everything this worker remembers of ``old_chat_id`` follows it to ``new_chat_id`` (the
+    outbox's waiting calls, surfaces and budget), and the games move in storage, where every
+    other worker reads it."""
     data = context.app_data
-    data.presenter.outbox.migrated[chat.id] = message.migrate_to_chat_id
-    await data.driver.submit(await data.service.migrate_chat(chat.id, message.migrate_to_chat_id))
+    outs = await data.service.migrate_chat(old_chat_id, new_chat_id)  # storage first: the
+    data.presenter.outbox.migrate(old_chat_id, new_chat_id)  # table is recorded after it
+    for out in outs:
+        await data.driver.submit(out)
 
 
 async def on_new_members(update: Update, context: Context) -> None:

@@ -135,6 +135,7 @@ class Outbox(OutboxCalls):
         self._chats: dict[int, ChatQueue] = {}
         self._surfaces: OrderedDict[SurfaceKey, Surface] = OrderedDict()
         self.migrated: dict[int, int] = {}
+        """Groups that became supergroups: old chat id → new (:meth:`migrate`)."""
         self._recent: dict[int, OrderedDict[Hashable, float]] = {}
         """chat → dedupe keys of the replies sent there lately, oldest first."""
         self._closed = False
@@ -357,6 +358,45 @@ class Outbox(OutboxCalls):
             chat.jobs.remove(job)
         elif job.done and job.message_id is not None:
             self.delete(job.chat_id, job.message_id)
+
+    def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """The group ``old_chat_id`` became the supergroup ``new_chat_id``: from now on every
+        call for it goes to the new id, and what waits for it moves there: posts (no longer
+        quoting a message of the old chat), surfaces (sent anew: their messages stay behind
+        in the old chat; a surface already shown elsewhere is left to that one), the dedupe
+        memory and the chat's budget. Edits and deletes of old messages are let go. False
+        (nothing done) when it was known already."""
+        if old_chat_id == new_chat_id or self.migrated.get(old_chat_id) == new_chat_id:
+            return False
+        self.migrated[old_chat_id] = new_chat_id
+        for old, new in list(self.migrated.items()):  # a chain: a → old → new
+            if new == old_chat_id:
+                self.migrated[old] = new_chat_id
+        for surface in self._surfaces.values():
+            if surface.chat_id == old_chat_id:
+                surface.chat_id, surface.message_id, surface.fresh = new_chat_id, None, True
+                surface.shown = None
+        chat = self._chats.get(old_chat_id)
+        jobs = list(chat.jobs) if chat is not None else []
+        if chat is not None:
+            chat.jobs.clear()
+            if chat.sleeper is not None:
+                chat.sleeper.cancel()
+        for job in jobs:
+            job.chat_id = new_chat_id
+            job.reply_to = None
+            current = self._surfaces.get(job.surface.key) if job.surface is not None else None
+            if job.kind is Kind.POST or (
+                job.kind is Kind.SURFACE and current in (None, job.surface)
+            ):
+                self._enqueue(job)
+            else:
+                self._resolve(job, None)
+        recent = self._recent.pop(old_chat_id, None)
+        if recent:
+            self._recent.setdefault(new_chat_id, OrderedDict()).update(recent)
+        self.budget.migrate(old_chat_id, new_chat_id)
+        return True
 
     def waiting(self, chat_id: int | None = None) -> int:
         """Calls waiting (in one chat, or in all)."""

@@ -69,6 +69,10 @@ class OutboxCalls:
         """See :meth:`bot.outbox.Outbox.delete`."""
         raise NotImplementedError
 
+    def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """See :meth:`bot.outbox.Outbox.migrate`."""
+        raise NotImplementedError
+
     def _is_table_edit(self, job: Job) -> bool:
         s = job.surface
         return (
@@ -123,20 +127,16 @@ class OutboxCalls:
         self._chat(job.chat_id).jobs.insert(0, job)
 
     async def _moved(self, job: Job, new_chat_id: int) -> None:
-        """The group became a supergroup: this job and every other of the old chat move."""
+        """The group became a supergroup: the caller is told (``on_migrated``; a failure is
+        logged, never lost work), then this job and every other of the old chat move
+        (:meth:`bot.outbox.Outbox.migrate`)."""
         old = job.chat_id
-        self.migrated[old] = new_chat_id
-        await self._on_migrated(old, new_chat_id)
-        moved = [job, *self._chat(old).jobs]
-        self._chat(old).jobs.clear()
-        for j in moved:
-            j.chat_id = new_chat_id
-            if j.surface is not None:  # its message stays behind in the old chat
-                j.surface.chat_id, j.surface.message_id, j.surface.fresh = new_chat_id, None, True
-            if j.kind in (Kind.POST, Kind.SURFACE):
-                self._enqueue(j)
-            else:
-                self._resolve(j, None)
+        self._chat(old).jobs.insert(0, job)
+        try:  # storage first, so that what is sent to the new chat is recorded after it
+            await self._on_migrated(old, new_chat_id)
+        except Exception:
+            log.warning("recording the migration of chat %s failed", old, exc_info=True)
+        self.migrate(old, new_chat_id)
 
     def _resolve(self, job: Job, message: Message | None) -> None:
         job.done = True

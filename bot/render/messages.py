@@ -295,6 +295,15 @@ def need_private_chat(tr: Translator, name: str, url: str) -> Rendered:
     return Rendered(text, ((Button("💬 " + tr.gettext("Start the private chat"), url=url),),))
 
 
+def chat_moved(tr: Translator, title: str | None) -> str:
+    """Answer to a command that came from the old id of a group that became a supergroup
+    (``title``: the supergroup's, if known); it is delivered in the supergroup."""
+    where = bold(esc(title)) if title else tr.gettext("the new supergroup")
+    return "➡️ " + tr.gettext(
+        "This group has moved to {group}: please send your command again there."
+    ).format(group=where)
+
+
 def table_already_open(
     tr: Translator, url: str | None = None, *, private: bool = False
 ) -> Rendered:

@@ -390,5 +390,8 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.RECLAIM_NEXT_ROUND: tr.gettext(
             "You can take your seat back when the next round starts."
         ),
+        Refusal.CHAT_MOVED: tr.gettext(
+            "This group became a supergroup: please use the table and commands there."
+        ),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

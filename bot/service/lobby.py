@@ -25,7 +25,15 @@ from bot.taps import (
 from engine.errors import SettingsError
 from engine.game import GameState
 from engine.settings import PRESETS, Settings, Variant
-from storage import GameStatus, Occupant, OpenGameExists, SeatKind, StaleVersion
+from storage import (
+    ChatMoved,
+    GameStatus,
+    NotFound,
+    Occupant,
+    OpenGameExists,
+    SeatKind,
+    StaleVersion,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +81,30 @@ class LobbyOps(SeatOps):
         ``TABLE_EXISTS`` when the chat has one open, ``TOO_MANY_TABLES`` when the user opened
         :attr:`TableLimits.per_creator` group tables that are still open, ``BOT_FULL`` when
         the bot has :attr:`TableLimits.total` open tables. A lobby closes itself after
-        :attr:`TableLimits.lobby_idle` seconds without a change (:meth:`close_idle_lobby`)."""
+        :attr:`TableLimits.lobby_idle` seconds without a change (:meth:`close_idle_lobby`), and
+        ``CHAT_MOVED`` when the group became a supergroup (a late command from its old id)."""
+        for attempt in range(2):
+            try:
+                return await self._open_table(
+                    chat_id, chat_type, title, user_id, name, preset, thread_id
+                )
+            except ChatMoved:  # the group became a supergroup meanwhile
+                return refused(Refusal.CHAT_MOVED)
+            except NotFound as exc:  # the chat's row moved away between two writes
+                if exc.kind != "chat" or attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _open_table(
+        self,
+        chat_id: int,
+        chat_type: str,
+        title: str | None,
+        user_id: int,
+        name: str,
+        preset: str | None,
+        thread_id: int | None,
+    ) -> Outcome:
         now = self.clock()
         chat = await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
         existing = await self.repo.open_game_of_chat(chat_id)

@@ -3,14 +3,18 @@ which tables a reader's commands are about."""
 
 from __future__ import annotations
 
+import logging
+
 from bot.i18n import reader_language, resolve_language
 from bot.outcome import Outcome
-from bot.service.core import ServiceCore
+from bot.service.seats import SeatOps
 from bot.tables import Table
-from storage import GameStatus
+from storage import ChatMoved, GameStatus, OpenGameExists, StaleVersion, WrongStatus
+
+log = logging.getLogger(__name__)
 
 
-class PeopleOps(ServiceCore):
+class PeopleOps(SeatOps):
     """Users, chats and their languages (see :class:`bot.service.GameService`)."""
 
     async def touch_user(self, user_id: int, name: str, language: str | None) -> None:
@@ -71,7 +75,10 @@ class PeopleOps(ServiceCore):
     ) -> list[Outcome]:
         """``/language`` in a group (by an admin): the chat's texts; its table is redrawn."""
         now = self.clock()
-        await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
+        try:
+            await self.repo.upsert_chat(chat_id, chat_type, title, now=now)
+        except ChatMoved:  # a late tap in a group that became a supergroup
+            return []
         await self.repo.set_chat_language(chat_id, language, now=now)
         row = await self.repo.open_game_of_chat(chat_id)
         if row is None:
@@ -84,15 +91,59 @@ class PeopleOps(ServiceCore):
         rows = await self.repo.games_of_user(user_id)
         return [Outcome(game_id=row.game_id, resync=True) for row in rows]
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> Outcome:
-        """A group became a supergroup (new chat id): move its games (one UPDATE) and forget
-        the table message, which lives in the old chat; the presenter draws it anew."""
-        moved = await self.repo.migrate_chat(old_chat_id, new_chat_id, now=self.clock())
-        row = await self.repo.open_game_of_chat(new_chat_id)
-        if row is None or not moved.games_moved:  # nothing here, or moved already
-            return Outcome()
-        await self.repo.set_table_message(row.game_id, None, expected_version=None)
-        return Outcome(game_id=row.game_id, resync=True, lobby=row.status is GameStatus.LOBBY)
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> list[Outcome]:
+        """A group became a supergroup (new chat id), told by either service message or by
+        Telegram's answer to a call: move its games (one transaction; every worker then reads
+        where it went, :meth:`chat_moved`; storage forgets the table message, which stays in
+        the old chat); the presenter draws the table anew. Idempotent: a second notice moves
+        nothing.
+
+        When both ids have an open table (somebody opened one in the supergroup before the
+        bot heard of the move), a lobby gives way: the new chat's lobby, else the old one's
+        (nothing was played at a lobby). Two running games stay where they are (the old one
+        plays on, its messages shown in the new chat) and nothing moves."""
+        outs: list[Outcome] = []
+        before = await self.repo.open_game_of_chat(old_chat_id)
+        try:
+            moved = await self.repo.migrate_chat(old_chat_id, new_chat_id, now=self.clock())
+        except OpenGameExists:
+            outs += await self._make_room(old_chat_id, new_chat_id)
+            before = await self.repo.open_game_of_chat(old_chat_id)
+            try:
+                moved = await self.repo.migrate_chat(old_chat_id, new_chat_id, now=self.clock())
+            except OpenGameExists:
+                log.info("chat %s has a running game on both sides of its migration", new_chat_id)
+                return outs
+        if before is None or not moved.chat_moved:  # nothing open, or moved already
+            return outs
+        lobby = before.status is GameStatus.LOBBY
+        return [*outs, Outcome(game_id=before.game_id, resync=True, lobby=lobby)]
+
+    async def _make_room(self, old_chat_id: int, new_chat_id: int) -> list[Outcome]:
+        """Close the lobby that gives way when both chats of a migration have an open table
+        (see :meth:`migrate_chat`)."""
+        for chat_id in (new_chat_id, old_chat_id):
+            row = await self.repo.open_game_of_chat(chat_id)
+            if row is None or row.status is not GameStatus.LOBBY:
+                continue
+            async with self.lock(row.game_id):
+                table = await self.load(row.game_id)
+                if table is None or table.row.status is not GameStatus.LOBBY:
+                    continue
+                try:
+                    return [await self._abandon(table, None)]
+                except (StaleVersion, WrongStatus):  # changed meanwhile: the retry decides
+                    return []
+        return []
+
+    async def chat_moved(self, chat_id: int) -> int | None:
+        """The chat a group became, if it became a supergroup (None otherwise)."""
+        return await self.repo.chat_successor(chat_id)
+
+    async def migrations_after(self, seq: int) -> list[tuple[int, int, int]]:
+        """Migrations other workers recorded (see
+        :meth:`storage.Repository.chat_migrations_after`)."""
+        return await self.repo.chat_migrations_after(seq)
 
     async def score_tables(self, chat_id: int, user_id: int | None, private: bool) -> list[Table]:
         """The tables ``/score`` shows: the chat's running game; in a private chat without one

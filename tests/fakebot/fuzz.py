@@ -342,10 +342,19 @@ class UpdateFuzzer:
         await self.api.user(uid).leave(chat)
 
     async def _migrate(self) -> None:
+        """A group becomes a supergroup: the two notes in either order, and commands written
+        before the move delivered before, between or after them (Telegram delivers late)."""
         members = [self._new_user(), self._new_user()]
         basic = self.api.add_group("Fuzz klein", members=members, admins=members[:1])
         await members[1].send(basic, self.command_text())
-        self.api.migrate_group(basic)
+        held = self.api.hold_updates()
+        for user in members:
+            await user.send(basic, "/klaverjas" if self.rng.random() < 0.7 else self.command_text())
+        self.api.migrate_group(basic, from_first=self.rng.random() < 0.5)
+        held.stop()
+        late = list(held.updates)
+        self.rng.shuffle(late)
+        held.release(*late)
 
     def _bot_messages(self) -> list[FakeMessage]:
         chats = [g for g in self.groups if g.migrated_to is None]

@@ -29,7 +29,7 @@ from .params import Params, read_params
 from .people import PeopleMixin, register_anonymous_bot
 from .registry import Handler, lookup
 from .topics import TopicsMixin
-from .updates import QueuedUpdate, UpdateQueue
+from .updates import HeldUpdates, QueuedUpdate, UpdateQueue
 from .waiting import Waiting
 from .webhook import WebhookDelivery, WebhookMixin
 from .world import World
@@ -212,8 +212,10 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
             bot_status="administrator" if bot_admin else "member", username=username,
         )  # fmt: skip
 
-    def migrate_group(self, chat: ChatRef) -> FakeChat:
-        """Upgrade a basic group to a new supergroup and send the two service messages.
+    def migrate_group(self, chat: ChatRef, *, from_first: bool = False) -> FakeChat:
+        """Upgrade a basic group to a new supergroup and send the two service messages
+        (``migrate_to_chat_id`` in the old chat, then ``migrate_from_chat_id`` in the new one;
+        the other way round with ``from_first``: Telegram does not promise their order).
 
         Afterwards every call with the old chat id answers 400 with
         ``parameters.migrate_to_chat_id`` (PTB raises ``ChatMigrated``).
@@ -222,11 +224,20 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
         new = self.world.migrate(old)
         creator_id = next(old.member_ids("creator"), None)
         sender = self.world.users[creator_id] if creator_id is not None else None
-        note = self.world.add_message(old, sender, extra={"migrate_to_chat_id": new.id})
-        self.enqueue("message", note.to_api(old))
-        note = self.world.add_message(new, sender, extra={"migrate_from_chat_id": old.id})
-        self.enqueue("message", note.to_api(new))
+        to = self.world.add_message(old, sender, extra={"migrate_to_chat_id": new.id})
+        back = self.world.add_message(new, sender, extra={"migrate_from_chat_id": old.id})
+        notes = [("message", to.to_api(old)), ("message", back.to_api(new))]
+        for kind, payload in reversed(notes) if from_first else notes:
+            self.enqueue(kind, payload)
         return new
+
+    def hold_updates(self, when: Callable[[str, JSONDict], bool] | None = None) -> HeldUpdates:
+        """Keep back the updates ``when(kind, payload)`` picks (default: every one) until the
+        test releases them (``held.release(...)``, in any order; ``held.stop()`` ends the
+        holding): Telegram delivering updates late."""
+        held = self.updates.hold(when)
+        held.notify = self.notify
+        return held
 
     def chat(self, chat: ChatRef) -> FakeChat:
         """The chat record for a chat or chat id (no Telegram checks)."""

@@ -9,7 +9,7 @@ Telegram does; by default ``chat_member``, ``message_reaction`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,38 @@ class QueuedUpdate:
 
 
 @dataclass(slots=True)
+class HeldUpdates:
+    """Updates kept back from the bot (:meth:`UpdateQueue.hold`): Telegram delivering some
+    late. ``updates`` are the ones held so far (their ``update_id`` is given when released,
+    since Telegram numbers updates in the order it delivers them)."""
+
+    queue: UpdateQueue
+    when: Callable[[str, JSONDict], bool]
+    updates: list[QueuedUpdate] = field(default_factory=list)
+    active: bool = True
+    notify: Callable[[], None] | None = None
+    """Called after a release (the server wakes a waiting ``getUpdates``)."""
+
+    def release(self, *updates: QueuedUpdate) -> list[QueuedUpdate]:
+        """Deliver the given held updates (all when none are given), in that order."""
+        chosen = list(updates) or list(self.updates)
+        for update in chosen:
+            self.updates.remove(update)
+            update.update_id = self.queue.next_id
+            self.queue.next_id += 1
+            self.queue.pending.append(update)
+        if self.notify is not None:
+            self.notify()
+        return chosen
+
+    def stop(self) -> None:
+        """Hold no more (what is held stays held until released)."""
+        self.active = False
+        if self in self.queue.holds:
+            self.queue.holds.remove(self)
+
+
+@dataclass(slots=True)
 class UpdateQueue:
     """Pending updates, the remembered ``allowed_updates`` and what was filtered out."""
 
@@ -53,9 +85,25 @@ class UpdateQueue:
     pending: list[QueuedUpdate] = field(default_factory=list)
     dropped: list[QueuedUpdate] = field(default_factory=list)
     confirmed: list[QueuedUpdate] = field(default_factory=list)
+    holds: list[HeldUpdates] = field(default_factory=list)
+
+    def hold(self, when: Callable[[str, JSONDict], bool] | None = None) -> HeldUpdates:
+        """Keep back the updates ``when(kind, payload)`` picks (default: all) until they are
+        released (:meth:`HeldUpdates.release`), e.g. a message written before a migration
+        that reaches the bot after it."""
+        held = HeldUpdates(self, when or (lambda kind, payload: True))
+        self.holds.append(held)
+        return held
 
     def put(self, kind: str, payload: JSONDict) -> QueuedUpdate:
-        """Create an update; it is queued if its kind is allowed, else kept in ``dropped``."""
+        """Create an update; it is queued if its kind is allowed, else kept in ``dropped``
+        (or kept back by a :meth:`hold`)."""
+        if kind in self.allowed:
+            for held in self.holds:
+                if held.when(kind, payload):
+                    late = QueuedUpdate(0, kind, payload)
+                    held.updates.append(late)
+                    return late
         update = QueuedUpdate(self.next_id, kind, payload)
         self.next_id += 1
         (self.pending if kind in self.allowed else self.dropped).append(update)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import ChatMigration, GameStatus, OpenGameExists, Repository
+from storage import ChatMigration, ChatMoved, GameStatus, OpenGameExists, Repository
 from tests.storage.helpers import BOB, CHAT, T0, new_game, start
 
 GROUP = -4_001  # the old basic group
@@ -88,3 +88,44 @@ async def test_migrating_an_unknown_chat_moves_nothing(seeded: Repository) -> No
     assert await seeded.migrate_chat(GROUP, SUPERGROUP, now=T0) == ChatMigration(False, 0)
     assert await seeded.get_chat(SUPERGROUP) is None
     assert await seeded.get_chat(CHAT) is not None
+
+
+async def test_the_old_id_is_remembered_and_refused_from_then_on(seeded: Repository) -> None:
+    await _group_with_history(seeded)
+    assert await seeded.chat_successor(GROUP) is None
+    await seeded.migrate_chat(GROUP, SUPERGROUP, now=T0 + 1)
+    assert await seeded.chat_successor(GROUP) == SUPERGROUP
+    assert await seeded.chat_successor(SUPERGROUP) is None
+    # A late update from the old id: no row again, no table there.
+    with pytest.raises(ChatMoved) as moved:
+        await seeded.upsert_chat(GROUP, "group", "Club", now=T0 + 2)
+    assert (moved.value.key, moved.value.new_chat_id) == (GROUP, SUPERGROUP)
+    assert await seeded.get_chat(GROUP) is None
+    with pytest.raises(ChatMoved):
+        await new_game(seeded, GROUP)
+    assert await seeded.open_game_of_chat(GROUP) is None
+    assert [(old, new) for _, old, new in await seeded.chat_migrations_after(0)] == [
+        (GROUP, SUPERGROUP)
+    ]
+
+
+async def test_a_migration_of_an_unknown_chat_is_remembered(seeded: Repository) -> None:
+    await seeded.migrate_chat(GROUP, SUPERGROUP, now=T0)
+    assert await seeded.chat_successor(GROUP) == SUPERGROUP
+    with pytest.raises(ChatMoved):
+        await seeded.upsert_chat(GROUP, "group", "Club", now=T0)
+    # The first record wins; a refused migration records nothing.
+    await seeded.migrate_chat(GROUP, CHAT, now=T0)
+    assert await seeded.chat_successor(GROUP) == SUPERGROUP
+    (first,) = await seeded.chat_migrations_after(0)
+    assert await seeded.chat_migrations_after(first[0]) == []
+
+
+async def test_a_refused_migration_remembers_nothing(seeded: Repository) -> None:
+    await _group_with_history(seeded)
+    await seeded.upsert_chat(SUPERGROUP, "supergroup", "Club", now=T0)
+    await new_game(seeded, SUPERGROUP, creator_id=BOB, seats=())
+    with pytest.raises(OpenGameExists):
+        await seeded.migrate_chat(GROUP, SUPERGROUP, now=T0)
+    assert await seeded.chat_successor(GROUP) is None
+    assert await seeded.chat_migrations_after(0) == []
