@@ -348,7 +348,7 @@ class RowCounts:
         seats: seat rows (four per game).
         actions: action-log entries of all games together.
         bot_state, player_prefs, daily_games, daily_pars, stats_games, player_results,
-            ratings: rows of the standings' tables (migration 4, in the order of
+            ratings, chat_migrations: rows of the tables beside the games (in the order of
             :data:`storage.stats_rows.EXTRA_TABLES`).
     """
 
@@ -364,6 +364,7 @@ class RowCounts:
     stats_games: int = 0
     player_results: int = 0
     ratings: int = 0
+    chat_migrations: int = 0
 
     @property
     def is_empty(self) -> bool:

@@ -228,6 +228,12 @@ EXTRA_TABLES: dict[str, tuple[tuple[str, type], ...]] = {
         ("games", int),
         ("updated_at", float),
     ),
+    "chat_migrations": (
+        ("old_chat_id", int),
+        ("new_chat_id", int),
+        ("seq", int),
+        ("migrated_at", float),
+    ),
 }
 """The tables of migration 4 with their columns and Python types, in the order a copy imports
 them (after users, chats and games: their foreign keys point there)."""
@@ -240,6 +246,7 @@ EXTRA_KEYS: dict[str, tuple[str, ...]] = {
     "stats_games": ("game_id",),
     "player_results": ("game_id", "user_id"),
     "ratings": ("chat_id", "user_id"),
+    "chat_migrations": ("old_chat_id",),
 }
 """Each table's primary key (rows are read in its order, imports overwrite by it)."""
 

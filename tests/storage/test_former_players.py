@@ -19,7 +19,7 @@ from storage import (
     SqliteRepository,
 )
 from storage.migrations import MIGRATIONS
-from tests.storage.helpers import ANN, BOB, CAS, CHAT, OTHER_CHAT, T0, new_game, seed, start
+from tests.storage.helpers import ANN, BOB, CAS, CHAT, OTHER_CHAT, T0, new_game, start
 
 FOUR = (
     Occupant.human(ANN, "Ann"),
@@ -142,8 +142,17 @@ async def test_migration_2_upgrades_a_version_1_database_and_keeps_its_games(
     path = tmp_path / "old.sqlite3"
     async with await SqliteRepository.open(path, migrations=MIGRATIONS[:1]) as old:
         assert old.schema_version == 1
-        await seed(old)
     async with aiosqlite.connect(path) as conn:
+        # the rows of tests.storage.helpers.seed, as the code of schema 1 wrote them
+        await conn.executemany(
+            "INSERT INTO users (user_id, display_name, telegram_language, updated_at) "
+            "VALUES (?, ?, 'nl', ?)",
+            [(uid, name, T0) for uid, name in ((ANN, "Ann"), (BOB, "Bob"), (CAS, "Cas"))],
+        )
+        await conn.executemany(
+            "INSERT INTO chats (chat_id, chat_type, title, updated_at) VALUES (?, ?, ?, ?)",
+            [(CHAT, "supergroup", "Klaverjasclub", T0), (OTHER_CHAT, "group", "Familie", T0)],
+        )
         await conn.execute(
             "INSERT INTO games (game_id, chat_id, status, settings, seed, creator_id, version, "
             "snapshot, action_count, deadline_at, deadline_seat, created_at, updated_at) "
