@@ -22,6 +22,19 @@ _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
 
 
+ANONYMOUS_MAX = -(2**62)
+"""The highest anonymous user id: a forgotten person's seats hold an id at or below this
+(never a Telegram user id, which is positive, nor a group id, which is above -2^53)."""
+
+ANONYMOUS_NAME = "—"
+"""The name a forgotten person's seats show."""
+
+
+def is_anonymous(user_id: int) -> bool:
+    """Whether ``user_id`` is an anonymous placeholder (:data:`ANONYMOUS_MAX`)."""
+    return user_id <= ANONYMOUS_MAX
+
+
 def check_int64(value: int, what: str) -> int:
     """Return ``value`` if it fits a signed 64-bit column, else raise :class:`ValueError`."""
     if not _INT64_MIN <= value <= _INT64_MAX:
