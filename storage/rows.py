@@ -12,6 +12,7 @@ Conventions shared by every row:
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
@@ -33,6 +34,12 @@ ANONYMOUS_NAME = "—"
 def is_anonymous(user_id: int) -> bool:
     """Whether ``user_id`` is an anonymous placeholder (:data:`ANONYMOUS_MAX`)."""
     return user_id <= ANONYMOUS_MAX
+
+
+def new_anonymous_id() -> int:
+    """A fresh random anonymous placeholder id, between ``-2**63 + 1`` and
+    :data:`ANONYMOUS_MAX` (62 random bits: two forgotten people never share one)."""
+    return ANONYMOUS_MAX - secrets.randbelow(2**62)
 
 
 def check_int64(value: int, what: str) -> int:
