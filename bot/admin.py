@@ -78,7 +78,6 @@ from storage import (
     open_repository,
     parse_database_url,
 )
-from storage.rows import new_anonymous_id
 from storage.copy import (
     CopyConflict,
     TargetNotEmpty,
@@ -87,6 +86,7 @@ from storage.copy import (
     paired_histories,
     row_differences,
 )
+from storage.rows import new_anonymous_id
 
 SEAT_LETTERS = "NESW"
 

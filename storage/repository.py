@@ -461,8 +461,8 @@ class Repository(Protocol):
         recorded already (then nothing is written and the answer is ``False``), store the
         record (stamped ``now``), its results and ``ratings`` (the new rating of each user in
         the record's chat); anonymous seats (:data:`storage.rows.ANONYMOUS_MAX`) get
-        neither results nor ratings. Raises ``NotFound`` (no such game, or a rating for a chat without
-        a row)."""
+        neither results nor ratings. Raises ``NotFound`` (no such game, or a rating for a
+        chat without a row)."""
 
     async def unrecorded_games(self) -> list[int]:
         """Finished and abandoned games not recorded yet (:meth:`record_game`), in the order

@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from storage.errors import NotFound
-from storage.errors import UserSeated
+from storage.errors import NotFound, UserSeated
 from storage.rows import (
     ANONYMOUS_NAME,
     GameStatus,
