@@ -24,6 +24,7 @@ from bot.outcome import Refusal
 from bot.render import messages
 from bot.render.reasons import ALERT_LIMIT, refusal_text
 from bot.taps import ForgetAnswer, ForgetMe
+from bot.telegram_io import content
 
 
 async def cmd_forgetme(update: Update, context: Context) -> None:
@@ -31,11 +32,13 @@ async def cmd_forgetme(update: Update, context: Context) -> None:
     got = await _prelude(update, context)
     if got is None:
         return
-    chat, _message, tr = got
+    chat, message, tr = got
     if chat.type != ChatType.PRIVATE:
         reply(update, context, messages.forget_in_group(tr))
         return
-    reply(update, context, messages.forget_prompt(tr), quote=False)
+    # Each /forgetme gets its question (an answered one was edited away: not a flood).
+    prompt = content(messages.forget_prompt(tr))
+    context.app_data.presenter.outbox.post(chat.id, prompt, dedupe=("forgetme", message.message_id))
 
 
 async def on_forget_button(update: Update, context: Context, tap: ForgetMe, tr: Translator) -> None:
