@@ -381,8 +381,15 @@ class StatsStore:
                         "UPDATE games SET creator_id = ? WHERE creator_id = ?",
                         (anonymous_id, user_id),
                     )
+                # A seat they left to a computer forgets them, and no seat keeps a message in
+                # their private chat (its id is theirs).
                 changed += await db.run(
                     "UPDATE game_seats SET former_user_id = NULL WHERE former_user_id = ?",
+                    (user_id,),
+                )
+                changed += await db.run(
+                    "UPDATE game_seats SET hand_chat_id = NULL, hand_message_id = NULL "
+                    "WHERE hand_chat_id = ?",
                     (user_id,),
                 )
                 for table in ("player_results", "ratings", "player_prefs", "daily_games"):

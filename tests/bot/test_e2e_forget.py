@@ -13,7 +13,7 @@ from bot.admin import export
 from storage import SqliteRepository
 from tests.fakebot import FakeBotApi, SimUser, run_polling
 
-from .helpers import by_action, make_app, open_and_fill
+from .helpers import by_action, open_and_fill
 from .test_e2e_daily import Clock, daily_app, last_with, play_daily
 from .test_e2e_standings import app, group_game
 
@@ -133,5 +133,3 @@ async def test_stats_in_a_group_hides_the_daily_of_somebody_hidden_on_the_boards
         await bot.settle()
         assert "Daily: 1 attempts" in last_private(anna)
     fake_api.assert_callbacks_answered_once()
-
-

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage import ANONYMOUS_MAX, GameStatus, Occupant, Repository, UserSeated
+from storage import ANONYMOUS_MAX, GameStatus, MessageRef, Occupant, Repository, UserSeated
 from storage.rows import ANONYMOUS_NAME
 from storage.stats_rows import GameRecord, PlayerResult, Rating, ResultKind
 from tests.storage.helpers import ANN, BOB, CHAT, SETTINGS, T0, new_game, start
@@ -105,6 +105,27 @@ async def test_an_open_game_refuses_and_changes_nothing(seeded: Repository) -> N
     assert seated.value.game_id == game.game_id
     user = await seeded.get_user(ANN)
     assert user is not None and user.display_name == "Ann"
+
+
+async def test_a_seat_left_to_a_computer_at_an_open_table_forgets_its_player(
+    seeded: Repository,
+) -> None:
+    seats = (Occupant.human(ANN, "Ann"), Occupant.human(BOB, "Bob"))
+    game = await new_game(seeded, seats=seats)
+    version = await start(seeded, game)
+    computer = Occupant.computer("Computer", former_user_id=ANN)
+    version = await seeded.set_seats(game.game_id, version, {0: computer}, now=T0 + 2)
+    offer = MessageRef(ANN, 77)  # the private message that offers the seat back
+    await seeded.set_hand_message(game.game_id, 0, offer, expected_version=version)
+    assert [g.game_id for g in await seeded.games_left_by(ANN)] == [game.game_id]
+
+    assert await seeded.forget_user(ANN, ANON, now=T0 + 3) is True
+
+    assert await seeded.games_left_by(ANN) == []
+    kept = await seeded.get_game(game.game_id)
+    assert kept is not None and kept.status is GameStatus.ACTIVE
+    assert kept.seats[0].occupant.former_user_id is None and kept.seats[0].hand_message is None
+    assert str(ANN) not in await _everything(seeded)
 
 
 async def test_a_person_only_known_by_name_leaves_no_placeholder(seeded: Repository) -> None:
