@@ -29,6 +29,13 @@ finished and abandoned games, in the order they ended (:func:`bot.service.stats.
 code that records each game as it ends), so the numbers equal the ones kept game by game
 (issue 11). One line on stdout. Stop the bot first.
 
+``forget-user ID [--database URL_OR_PATH]``: forget the person with Telegram user id ``ID``
+(the right to be forgotten): :meth:`storage.Repository.forget_user` with a fresh anonymous id
+unlinks their id and name from every table in one transaction; their games stay, with an
+anonymous seat, and still replay. One line on stdout, exit 0 (also when nothing was stored of
+them). A person seated at an open game is refused with one line on stderr and exit 1: they
+finish or leave that table first. On SQLite stop the bot first (it keeps users in memory).
+
 ``copy --from URL_OR_PATH --to URL_OR_PATH [--resume]``: every user, chat and game (seats,
 settings, seed, action log with its times, snapshot, status, timer, message ids, former
 players) into an empty target (:func:`storage.copy.copy_database`; a PostgreSQL target
@@ -67,6 +74,7 @@ from storage import (
     GameStatus,
     Repository,
     SeatKind,
+    UserSeated,
     open_repository,
     parse_database_url,
 )
@@ -78,6 +86,7 @@ from storage.copy import (
     paired_histories,
     row_differences,
 )
+from storage.rows import new_anonymous_id
 
 SEAT_LETTERS = "NESW"
 
@@ -162,6 +171,18 @@ async def rebuild_stats(database: str | DatabaseUrl) -> int:
     repo = await open_repository(database)
     try:
         return await rebuild(repo, now=time.time())
+    finally:
+        await repo.close()
+
+
+async def forget_user(database: str | DatabaseUrl, user_id: int) -> bool:
+    """``forget-user``: forget ``user_id`` (:meth:`storage.Repository.forget_user`); whether
+    anything was stored of them. Raises ``UserSeated`` (seated at an open game)."""
+    import time
+
+    repo = await open_repository(database)
+    try:
+        return await repo.forget_user(user_id, new_anonymous_id(), now=time.time())
     finally:
         await repo.close()
 
@@ -345,6 +366,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
     )
+    fg = sub.add_parser("forget-user", help="forget a person: unlink their id and name")
+    fg.add_argument("user_id", type=int, help="the person's Telegram user id")
+    fg.add_argument(
+        "--database",
+        default=None,
+        help="SQLite path or database URL (default: DATABASE_URL, else DATABASE_PATH)",
+    )
     cp = sub.add_parser("copy", help="copy every user, chat and game to another database")
     cp.add_argument("--from", dest="source", required=True, help="SQLite path or database URL")
     cp.add_argument("--to", dest="target", required=True, help="SQLite path or database URL")
@@ -373,6 +401,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             except DATABASE_ERRORS as exc:
                 raise _Unusable(f"Cannot rebuild in {database}: {_one_line(exc)}") from None
             print(f"Rebuilt the statistics of {games} ended games in {database}.")
+            return 0
+        if args.command == "forget-user":
+            if not 0 < args.user_id < 2**63:
+                raise _Unusable(f"Not a Telegram user id: {args.user_id}.")
+            try:
+                found = asyncio.run(forget_user(database, args.user_id))
+            except UserSeated as exc:
+                print(
+                    f"User {exc.user_id} is seated at open game {exc.game_id}: "
+                    "finish or leave that table first.",
+                    file=sys.stderr,
+                )
+                return 1
+            except DATABASE_ERRORS as exc:
+                raise _Unusable(f"Cannot forget in {database}: {_one_line(exc)}") from None
+            if found:
+                print(f"Forgot user {args.user_id} in {database}.")
+            else:
+                print(f"Nothing was stored of user {args.user_id} in {database}.")
             return 0
         try:
             records = asyncio.run(export(database, args.chat))

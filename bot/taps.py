@@ -16,7 +16,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g.u.de``: the
 user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
 (:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
-(:class:`TopPeriod`: ``t.month``, ``t.all``). Deep links (``t.me/<bot>?start=<payload>``) are
+(:class:`TopPeriod`: ``t.month``, ``t.all``); nor do ``/forgetme``'s (:class:`ForgetMe`:
+``f.yes``, ``f.no``). Deep links (``t.me/<bot>?start=<payload>``) are
 :class:`DeepLink`.
 """
 
@@ -198,7 +199,23 @@ class TopPeriod:
     period: Period
 
 
-GlobalTap = PickLanguage | DailyTap | TopPeriod
+class ForgetAnswer(StrEnum):
+    """The answer to ``/forgetme``'s question."""
+
+    YES = "yes"
+    """Forget me now."""
+    NO = "no"
+    """Keep everything."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetMe:
+    """A tap on ``/forgetme``'s question (in the tapper's private chat): forget the tapper."""
+
+    answer: ForgetAnswer
+
+
+GlobalTap = PickLanguage | DailyTap | TopPeriod | ForgetMe
 """The taps that carry no game."""
 
 
@@ -301,7 +318,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 _GAME = re.compile(r"^([lasv])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
-_GLOBAL = re.compile(r"^([dt])\.([a-z]{1,10})$")
+_GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
 
 
 def encode(tap: Tap | GlobalTap) -> str:
@@ -320,6 +337,8 @@ def encode(tap: Tap | GlobalTap) -> str:
         return f"d.{tap.action.value}"
     if isinstance(tap, TopPeriod):
         return f"t.{tap.period.value}"
+    if isinstance(tap, ForgetMe):
+        return f"f.{tap.answer.value}"
     data = f"{scope(tap.payload)}{tap.game_id}.{tap.version}.{token(tap.payload)}"
     if not _GAME.match(data) or len(data) > MAX_BYTES:
         raise ValueError(f"cannot encode callback {data!r}")
@@ -343,7 +362,11 @@ def decode(data: str | None) -> Tap | GlobalTap:
     m = _GLOBAL.match(data)
     if m:
         try:
-            return DailyTap(DailyAction(m[2])) if m[1] == "d" else TopPeriod(Period(m[2]))
+            if m[1] == "d":
+                return DailyTap(DailyAction(m[2]))
+            if m[1] == "f":
+                return ForgetMe(ForgetAnswer(m[2]))
+            return TopPeriod(Period(m[2]))
         except ValueError:
             raise MalformedCallback(data) from None
     raise MalformedCallback(data)

@@ -38,12 +38,14 @@ from storage.errors import (
     SeatConflict,
     StaleVersion,
     StorageError,
+    UserSeated,
     WrongStatus,
 )
 from storage.postgres import PostgresRepository
 from storage.repository import Repository
 from storage.rows import (
     ALLOWED_TRANSITIONS,
+    ANONYMOUS_MAX,
     OPEN_STATUSES,
     SEAT_COUNT,
     Chat,
@@ -96,6 +98,7 @@ async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> 
 
 __all__ = [
     "ALLOWED_TRANSITIONS",
+    "ANONYMOUS_MAX",
     "DATABASE_ERRORS",
     "OPEN_STATUSES",
     "SEAT_COUNT",
@@ -127,6 +130,7 @@ __all__ = [
     "SurfaceState",
     "TurnTimer",
     "User",
+    "UserSeated",
     "WrongStatus",
     "open_repository",
     "parse_database_url",

@@ -128,6 +128,21 @@ class SeatConflict(StorageError):
         self.user_id = user_id
 
 
+class UserSeated(StorageError):
+    """The user holds a seat at an open (``lobby`` or ``active``) game, so cannot be forgotten
+    yet (:meth:`storage.Repository.forget_user`).
+
+    Attributes:
+        user_id: the user.
+        game_id: the open game.
+    """
+
+    def __init__(self, user_id: int, game_id: int) -> None:
+        super().__init__(f"user {user_id} is seated at open game {game_id}")
+        self.user_id = user_id
+        self.game_id = game_id
+
+
 class ChatMoved(NotFound):
     """The chat became another: a group that became a supergroup
     (:meth:`storage.Repository.migrate_chat`). Nothing can be written in the old id any more.

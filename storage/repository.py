@@ -443,14 +443,26 @@ class Repository(Protocol):
     async def hidden_users(self, user_ids: Iterable[int]) -> set[int]:
         """The users among ``user_ids`` who hid themselves from the boards."""
 
+    async def forget_user(self, user_id: int, anonymous_id: int, *, now: float) -> bool:
+        """Unlink the person ``user_id`` from everything, in one transaction (the right to be
+        forgotten): their user row, board choice, daily attempts, recorded results and
+        ratings go; each game seat they held (and each game they created, and their private
+        chat with its games) passes to the placeholder ``anonymous_id`` (at or below
+        :data:`storage.rows.ANONYMOUS_MAX`; a user row named
+        :data:`storage.rows.ANONYMOUS_NAME` is made for it), so every game still replays;
+        seats they left to a computer forget them. ``False``: nothing was stored of them.
+        Raises ``UserSeated`` (seated at an open game: nothing changes) and ``ValueError``
+        (``anonymous_id`` outside the anonymous range, or ``user_id`` inside it)."""
+
     async def record_game(
         self, record: GameRecord, ratings: Mapping[int, Rating], *, now: float
     ) -> bool:
         """Add an ended game to the statistics, once: in one transaction, unless the game is
         recorded already (then nothing is written and the answer is ``False``), store the
         record (stamped ``now``), its results and ``ratings`` (the new rating of each user in
-        the record's chat). Raises ``NotFound`` (no such game, or a rating for a chat without
-        a row)."""
+        the record's chat); anonymous seats (:data:`storage.rows.ANONYMOUS_MAX`) get
+        neither results nor ratings. Raises ``NotFound`` (no such game, or a rating for a
+        chat without a row)."""
 
     async def unrecorded_games(self) -> list[int]:
         """Finished and abandoned games not recorded yet (:meth:`record_game`), in the order

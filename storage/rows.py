@@ -12,6 +12,7 @@ Conventions shared by every row:
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
@@ -20,6 +21,25 @@ SEAT_COUNT = 4
 
 _INT64_MIN = -(2**63)
 _INT64_MAX = 2**63 - 1
+
+
+ANONYMOUS_MAX = -(2**62)
+"""The highest anonymous user id: a forgotten person's seats hold an id at or below this
+(never a Telegram user id, which is positive, nor a group id, which is above -2^53)."""
+
+ANONYMOUS_NAME = "—"
+"""The name a forgotten person's seats show."""
+
+
+def is_anonymous(user_id: int) -> bool:
+    """Whether ``user_id`` is an anonymous placeholder (:data:`ANONYMOUS_MAX`)."""
+    return user_id <= ANONYMOUS_MAX
+
+
+def new_anonymous_id() -> int:
+    """A fresh random anonymous placeholder id, between ``-2**63 + 1`` and
+    :data:`ANONYMOUS_MAX` (62 random bits: two forgotten people never share one)."""
+    return ANONYMOUS_MAX - secrets.randbelow(2**62)
 
 
 def check_int64(value: int, what: str) -> int:

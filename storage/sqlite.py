@@ -216,6 +216,13 @@ class SqliteRepository(StatsStore):
         async with self._write() if write else self._read() as tx:
             yield _SqliteStatsDb(tx)
 
+    def _forgotten(self, user_id: int) -> None:
+        """Forget the rows in memory that named ``user_id`` (its user row, its private chat,
+        and every game row: their seats may have named the person)."""
+        self._users.pop(user_id, None)
+        self._chats.pop(user_id, None)
+        self._game_rows.clear()
+
     @asynccontextmanager
     async def _write_game(self, game_id: int) -> AsyncIterator[Tx]:
         """A write transaction on one game that leaves the game's new row in memory (read in

@@ -15,8 +15,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from storage.errors import NotFound
-from storage.rows import GameStatus, check_int64, check_json
+from storage.errors import NotFound, UserSeated
+from storage.rows import (
+    ANONYMOUS_NAME,
+    GameStatus,
+    check_int64,
+    check_json,
+    is_anonymous,
+)
 from storage.stats_rows import (
     EXTRA_KEYS,
     EXTRA_TABLES,
@@ -293,6 +299,8 @@ class StatsStore:
             if not added:
                 return False
             for r in record.results:
+                if is_anonymous(r.user_id):
+                    continue
                 await db.run(
                     "INSERT INTO player_results (game_id, user_id, seat, result, rounds, "
                     "rounds_playing, made, nat, pits, roem, points, against) "
@@ -313,6 +321,8 @@ class StatsStore:
                     ),
                 )
             for user_id, rating in sorted(ratings.items()):
+                if is_anonymous(user_id):
+                    continue
                 await db.run(
                     "INSERT INTO ratings (chat_id, user_id, mu, sigma, games, updated_at) "
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (chat_id, user_id) DO UPDATE SET "
@@ -321,6 +331,73 @@ class StatsStore:
                     (record.chat_id, user_id, rating.mu, rating.sigma, rating.games, now),
                 )
         return True
+
+    def _forgotten(self, user_id: int) -> None:
+        """Drop what this process keeps in memory of ``user_id`` (after :meth:`forget_user`)."""
+
+    async def forget_user(self, user_id: int, anonymous_id: int, *, now: float) -> bool:
+        """See :meth:`Repository.forget_user`."""
+        check_int64(user_id, "user_id")
+        check_int64(anonymous_id, "anonymous_id")
+        if not is_anonymous(anonymous_id) or is_anonymous(user_id):
+            raise ValueError(f"cannot forget {user_id} as {anonymous_id}")
+        try:
+            async with self._stats(write=True) as db:
+                seated = await db.rows(
+                    "SELECT s.game_id FROM game_seats s JOIN games g ON g.game_id = s.game_id "
+                    "WHERE s.user_id = ? AND g.status IN ('lobby', 'active') "
+                    "ORDER BY s.game_id LIMIT 1",
+                    (user_id,),
+                )
+                if seated:
+                    raise UserSeated(user_id, int(seated[0][0]))
+                linked = await db.rows(
+                    "SELECT 1 FROM game_seats WHERE user_id = ? "
+                    "UNION ALL SELECT 1 FROM games WHERE creator_id = ? "
+                    "UNION ALL SELECT 1 FROM chats WHERE chat_id = ?",
+                    (user_id, user_id, user_id),
+                )
+                changed = 0
+                if linked:
+                    await db.run(
+                        "INSERT INTO users (user_id, display_name, telegram_language, language, "
+                        "can_message, updated_at) VALUES (?, ?, NULL, NULL, ?, ?) "
+                        "ON CONFLICT (user_id) DO NOTHING",
+                        (anonymous_id, ANONYMOUS_NAME, False, now),
+                    )
+                    # The private chat (its id is the person's) and its games move with it
+                    # (games.chat_id follows: ON UPDATE CASCADE).
+                    changed += await db.run(
+                        "UPDATE chats SET chat_id = ?, title = NULL, updated_at = ? "
+                        "WHERE chat_id = ?",
+                        (anonymous_id, now, user_id),
+                    )
+                    changed += await db.run(
+                        "UPDATE game_seats SET user_id = ?, display_name = ?, "
+                        "hand_chat_id = NULL, hand_message_id = NULL WHERE user_id = ?",
+                        (anonymous_id, ANONYMOUS_NAME, user_id),
+                    )
+                    changed += await db.run(
+                        "UPDATE games SET creator_id = ? WHERE creator_id = ?",
+                        (anonymous_id, user_id),
+                    )
+                # A seat they left to a computer forgets them, and no seat keeps a message in
+                # their private chat (its id is theirs).
+                changed += await db.run(
+                    "UPDATE game_seats SET former_user_id = NULL WHERE former_user_id = ?",
+                    (user_id,),
+                )
+                changed += await db.run(
+                    "UPDATE game_seats SET hand_chat_id = NULL, hand_message_id = NULL "
+                    "WHERE hand_chat_id = ?",
+                    (user_id,),
+                )
+                for table in ("player_results", "ratings", "player_prefs", "daily_games"):
+                    changed += await db.run(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+                changed += await db.run("DELETE FROM users WHERE user_id = ?", (user_id,))
+        finally:
+            self._forgotten(user_id)
+        return bool(changed)
 
     async def unrecorded_games(self) -> list[int]:
         """See :meth:`Repository.unrecorded_games`."""

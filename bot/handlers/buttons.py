@@ -14,6 +14,7 @@ from telegram.error import TelegramError
 
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
+from bot.handlers.privacy import on_forget_button
 from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outbox import Content
@@ -28,6 +29,7 @@ from bot.taps import (
     ComputerSeat,
     ConfirmStop,
     DailyTap,
+    ForgetMe,
     Handover,
     HandoverStep,
     Leave,
@@ -65,6 +67,9 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(tap, PickLanguage):
         await _language(update, context, tap, tr)
+        return
+    if isinstance(tap, ForgetMe):  # /forgetme's question
+        await on_forget_button(update, context, tap, tr)
         return
     if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons (issue 11)
         await on_standings_button(update, context, tap, tr)

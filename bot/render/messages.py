@@ -29,7 +29,16 @@ from bot.render.common import (
 from bot.render.presets import game_name, preset_name, rounds_text, settings_summary
 from bot.render.sheet import winner_html
 from bot.render.sheet_klammern import klammern_winner_html
-from bot.taps import ConfirmStop, Handover, HandoverStep, PickLanguage, Reclaim, Target
+from bot.taps import (
+    ConfirmStop,
+    ForgetAnswer,
+    ForgetMe,
+    Handover,
+    HandoverStep,
+    PickLanguage,
+    Reclaim,
+    Target,
+)
 from engine.cards import Card, Seat, Team
 from engine.settings import Settings
 
@@ -43,6 +52,7 @@ COMMANDS: tuple[str, ...] = (
     "language",
     "rules",
     "help",
+    "forgetme",
 )
 """The bot's commands, in menu order."""
 
@@ -60,6 +70,7 @@ def command_descriptions(tr: Translator) -> tuple[tuple[str, str], ...]:
         ("language", tr.gettext("Choose the language")),
         ("rules", tr.gettext("The rules of this table")),
         ("help", tr.gettext("How this bot works")),
+        ("forgetme", tr.gettext("Delete your name and id from my records (in private)")),
     )
 
 
@@ -108,8 +119,63 @@ def help_text(tr: Translator) -> str:
             "of the best cards. Alone against the computer and in a daily played again "
             "(unranked); at a group table only when the lobby allows tips."
         ),
+        "",
+        bold(tr.gettext("Privacy")),
+        tr.gettext(
+            "I store your Telegram id, your name and language, the games you play, your "
+            "statistics, ratings and daily results. /forgetme in our private chat deletes "
+            "your name and id from all of it; your past games stay, with an anonymous player "
+            "in your seat."
+        ),
     ]
     return "\n".join(lines)
+
+
+def forget_prompt(tr: Translator) -> Rendered:
+    """``/forgetme``'s question in the private chat, with the confirm and cancel buttons."""
+    text = "\n".join(
+        (
+            "⚠️ " + bold(tr.gettext("Forget me?")),
+            tr.gettext(
+                "I delete your name and Telegram id from my records: your statistics, ratings, "
+                "daily results and settings. Your past games stay, with an anonymous player in "
+                "your seat. This cannot be undone."
+            ),
+        )
+    )
+    keyboard = (
+        (
+            Button("🗑 " + tr.gettext("Yes, forget me"), ForgetMe(ForgetAnswer.YES)),
+            Button(tr.gettext("Cancel"), ForgetMe(ForgetAnswer.NO)),
+        ),
+    )
+    return Rendered(text, keyboard)
+
+
+def forget_in_group(tr: Translator) -> str:
+    """``/forgetme`` sent in a group."""
+    return tr.gettext("/forgetme works in our private chat: send it to me there.")
+
+
+def forget_done(tr: Translator) -> str:
+    """``/forgetme`` confirmed and done."""
+    return tr.gettext(
+        "Done: I have deleted your name and id from my records. If you write to me again, I "
+        "start afresh."
+    )
+
+
+def forget_cancelled(tr: Translator) -> str:
+    """``/forgetme`` cancelled."""
+    return tr.gettext("Nothing was deleted.")
+
+
+def forget_seated(tr: Translator) -> str:
+    """``/forgetme`` confirmed by somebody seated at an open table: nothing changes."""
+    return tr.gettext(
+        "You sit at a table that is still open: finish or leave your table first, then send "
+        "/forgetme again."
+    )
 
 
 def language_prompt(tr: Translator, target: Target, current: str | None = None) -> Rendered:

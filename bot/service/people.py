@@ -9,7 +9,15 @@ from bot.i18n import reader_language, resolve_language
 from bot.outcome import Outcome
 from bot.service.seats import SeatOps
 from bot.tables import Table
-from storage import ChatMoved, GameStatus, OpenGameExists, StaleVersion, WrongStatus
+from storage import (
+    ChatMoved,
+    GameStatus,
+    OpenGameExists,
+    StaleVersion,
+    UserSeated,
+    WrongStatus,
+)
+from storage.rows import new_anonymous_id
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +40,17 @@ class PeopleOps(SeatOps):
         user = await self.repo.get_user(user_id)
         if user is not None and user.can_message:
             await self.repo.set_can_message(user_id, False, now=self.clock())
+
+    async def forget_user(self, user_id: int) -> int | None:
+        """``/forgetme`` confirmed: unlink the person from everything stored
+        (:meth:`storage.Repository.forget_user`, a fresh anonymous id in their seats). Returns
+        None when done, or the open game they sit at (then nothing changes: they finish or
+        leave that table first)."""
+        try:
+            await self.repo.forget_user(user_id, new_anonymous_id(), now=self.clock())
+        except UserSeated as exc:
+            return exc.game_id
+        return None
 
     async def can_message(self, user_id: int) -> bool:
         """Whether the user started the bot (and has not blocked it since)."""

@@ -149,13 +149,17 @@ class StatsOps(ServiceCore):
         return done
 
     async def person_stats(self, user_id: int, chat_id: int | None = None) -> PersonStats:
-        """``/stats`` of ``user_id`` (with their rating in the group ``chat_id``, if any)."""
+        """``/stats`` of ``user_id`` (with their rating in the group ``chat_id``, if any). In a
+        group, a person hidden from the boards shows no daily results (attempts, best,
+        streaks: 0 / None)."""
         user = await self.repo.get_user(user_id)
         totals = player_stats(await self.repo.player_results(user_id=user_id))
         rating = None
         if chat_id is not None and chat_id < 0:
             rating = (await self.repo.ratings(chat_id)).get(user_id)
         entries = await self.repo.daily_entries(user_id=user_id)
+        if chat_id is not None and chat_id < 0 and await self.repo.hidden_users([user_id]):
+            entries = []  # "hide me on the boards": no daily results in a group
         best: int | None = None
         for day in sorted({e.day for e in entries if e.ranked}):
             for line in await self.repo.daily_results(day):

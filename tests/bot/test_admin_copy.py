@@ -385,3 +385,53 @@ def test_export_without_database_uses_the_bots_setting(
     code, out, err = _run(capsys, "export")
     assert (code, out) == (2, "")
     assert err.startswith("DATABASE_URL: ") and "redis" in err and "pw" not in err
+
+
+def test_forget_user_unlinks_a_person_and_every_game_still_replays(
+    played: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "bot.sqlite3"
+    code, _, err = _run(capsys, "copy", "--from", str(played), "--to", f"sqlite:///{db}")
+    assert (code, err) == (0, ""), err
+    original = _export(capsys, str(db))
+    # user1 sits at the waiting table: refused, nothing changes.
+    code, out, err = _run(capsys, "forget-user", "1", "--database", str(db))
+    assert (code, out) == (1, "")
+    assert "finish or leave that table first" in err
+    # user2 played the finished game and stopped a table; user3 played alone in private.
+    for uid in ("2", "3"):
+        code, out, err = _run(capsys, "forget-user", uid, "--database", str(db))
+        assert (code, err) == (0, ""), err
+        assert out == f"Forgot user {uid} in {db}.\n"
+    code, out, _ = _run(capsys, "forget-user", "3", "--database", str(db))
+    assert (code, out) == (0, f"Nothing was stored of user 3 in {db}.\n")
+    code, text, err = _run(capsys, "export", "--database", str(db))
+    assert (code, err) == (0, "")
+    assert "user2" not in text and "user3" not in text and "user1" in text
+    after: list[dict[str, Any]] = json.loads(text)
+    assert all("error" not in r for r in after)
+    assert 3 not in {r["chat_id"] for r in after}
+    # Every game replays as before: only the forgotten names and the private chat's id differ.
+    for old, new in zip(original, after, strict=True):
+        for key in ("id", "status", "settings", "seed", "rounds", "totals"):
+            assert old[key] == new[key]
+        assert [p["seat"] for p in old["players"]] == [p["seat"] for p in new["players"]]
+    copied = tmp_path / "copied.sqlite3"
+    code, _, err = _run(capsys, "copy", "--from", str(db), "--to", f"sqlite:///{copied}")
+    assert (code, err) == (0, ""), err
+    asyncio.run(_nobody_named(copied, forgotten={2: "user2", 3: "user3"}))
+
+
+async def _nobody_named(path: Path, forgotten: dict[int, str]) -> None:
+    async with await SqliteRepository.open(path) as repo:
+        users = await repo.all_users()
+        chats = await repo.all_chats()
+        histories = await repo.game_histories(limit=100)
+        rows = repr((users, chats, histories, await repo.standings_rows()))
+    assert not set(forgotten) & {u.user_id for u in users}
+    assert not set(forgotten) & {c.chat_id for c in chats}
+    for name in forgotten.values():
+        assert name not in rows
+    for history in histories:
+        assert not set(forgotten) & {s.user_id for s in history.game.seats}
+        assert not set(forgotten) & {s.occupant.former_user_id for s in history.game.seats}

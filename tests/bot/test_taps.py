@@ -16,6 +16,8 @@ from bot.taps import (
     DailyAction,
     DailyTap,
     DeepLink,
+    ForgetAnswer,
+    ForgetMe,
     Handover,
     HandoverStep,
     Leave,
@@ -174,14 +176,20 @@ def test_number_based_deep_links_are_recognised_as_old_and_never_followed() -> N
         (DailyTap(DailyAction.SHOW), "d.show"),
         (TopPeriod(Period.MONTH), "t.month"),
         (TopPeriod(Period.ALL), "t.all"),
+        (ForgetMe(ForgetAnswer.YES), "f.yes"),
+        (ForgetMe(ForgetAnswer.NO), "f.no"),
     ],
 )
-def test_daily_and_standings_taps_round_trip(tap: DailyTap | TopPeriod, wire: str) -> None:
+def test_daily_and_standings_taps_round_trip(
+    tap: DailyTap | TopPeriod | ForgetMe, wire: str
+) -> None:
     assert encode(tap) == wire
     assert decode(wire) == tap
 
 
-@pytest.mark.parametrize("wire", ["d.nope", "t.week", "t.", "x.all", "d.AGAIN"])
+@pytest.mark.parametrize(
+    "wire", ["d.nope", "t.week", "t.", "x.all", "d.AGAIN", "f.maybe", "f.YES", "f.", "f.yes.1"]
+)
 def test_unknown_daily_and_standings_taps_are_malformed(wire: str) -> None:
     with pytest.raises(MalformedCallback):
         decode(wire)
