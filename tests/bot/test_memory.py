@@ -5,18 +5,15 @@ and per-game locks and ratings locks go once nobody holds them; an old game look
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.computer import ComputerPlayers
 from bot.keyed import KeyedLocks, LruDict
 from bot.service import GameService
 from bot.taps import Move
 from engine.cards import Seat
-from storage import GameStatus, Repository, SeatKind, open_repository
+from storage import GameStatus, SeatKind
 from tests.bot.helpers import lobby_payload
 
 GROUP = -100
@@ -27,17 +24,8 @@ async def _no() -> bool:
 
 
 @pytest.fixture
-async def service() -> AsyncIterator[GameService]:
-    repo: Repository = await open_repository(":memory:")
-    seeds = itertools.count(7)
-    svc = GameService(
-        repo, ComputerPlayers("random", 0), default_timeout=0, seeds=lambda: next(seeds)
-    )
-    try:
-        yield svc
-    finally:
-        svc.computers.shutdown()
-        await repo.close()
+def service(random_service: GameService) -> GameService:
+    return random_service
 
 
 async def _play_game(svc: GameService, chat: int, user: int, rng: random.Random) -> int:

@@ -4,10 +4,8 @@ cache); ``/top``'s arithmetic runs off the event loop."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 import threading
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import pytest
@@ -15,31 +13,20 @@ import pytest
 import bot.presenter as presenter_module
 import bot.service.stats as stats_module
 import bot.standings
-from bot.computer import ComputerPlayers
 from bot.i18n import get_translator
 from bot.outbox import Outbox
 from bot.presenter import Presenter
 from bot.service import GameService
 from bot.taps import Period
 from engine.cards import Seat
-from storage import Repository, open_repository
 from tests.bot.test_memory import _play_game
 
 GROUP = -100
 
 
 @pytest.fixture
-async def service() -> AsyncIterator[GameService]:
-    repo: Repository = await open_repository(":memory:")
-    seeds = itertools.count(7)
-    svc = GameService(
-        repo, ComputerPlayers("random", 0), default_timeout=0, seeds=lambda: next(seeds)
-    )
-    try:
-        yield svc
-    finally:
-        svc.computers.shutdown()
-        await repo.close()
+def service(random_service: GameService) -> GameService:
+    return random_service
 
 
 async def test_score_pictures_are_drawn_once_per_version_viewer_and_language(
