@@ -84,6 +84,7 @@ def corpus() -> tuple[Case, ...]:
     return tuple(Case(rng) for _ in range(N_ENDGAMES))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_equals_brute_force_on_random_endgames(backend: str) -> None:
     bad = []

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
 from engine.actions import PLAY, Choose, Declare, Pass
 from engine.ai.knowledge import knowledge, play_inference, reveal
 from engine.ai.sampler import WorldSampler, enumerate_worlds
@@ -163,6 +165,7 @@ def test_revealed_seats_hold_their_true_hands_and_all_three_leave_one_deal() -> 
     assert WorldSampler(k).total > 1
 
 
+@pytest.mark.slow
 def test_sampler_respects_knowledge_and_is_uniform() -> None:
     ws = _uniform_case()
     k = ws.k

@@ -11,6 +11,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.outcome import Outcome
 from tests.bot.helpers import (
     FastTime,
@@ -99,6 +101,7 @@ def _stop_confirmation(api: FakeBotApi, chat_id: int) -> FakeMessage | None:
     return None
 
 
+@pytest.mark.slow
 async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: Path) -> None:
     """Item 2: a command every 4 s beside a 4-human game: no 429, every command answered,
     the group never above 20 messages in any 60 s, the table's own edits at most 15."""
@@ -144,6 +147,7 @@ async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: 
         assert table_edits <= 15
 
 
+@pytest.mark.slow
 async def test_solo_computer_moves_come_one_a_second(tmp_path: Path) -> None:
     """Item 11: a solo game (1 human, 3 computers in the private chat): computer cards
     arrive at the set pace, never more than one message a second in the chat, and the

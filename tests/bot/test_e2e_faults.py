@@ -57,6 +57,7 @@ async def _my_turn(api: FakeBotApi, user: SimUser, chat: FakeChat | None = None)
 # --- item 1: a flooded group never blocks another chat ------------------------------------
 
 
+@pytest.mark.slow(35)
 async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Path) -> None:
     """300 /help and /score from the members of one group in about a second. The group's
     budget is full for a minute; meanwhile a solo player in her private chat gets every tap

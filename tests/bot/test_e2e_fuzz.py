@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from tests.bot.helpers import make_app, open_and_fill, play_to_end
 from tests.fakebot import FakeBotApi, run_polling
 from tests.fakebot.fuzz import UpdateFuzzer
@@ -19,6 +21,7 @@ UPDATES = 2000
 BURST = 50
 
 
+@pytest.mark.slow
 async def test_thousands_of_odd_updates_break_nothing(fake_api: FakeBotApi, tmp_path: Path) -> None:
     anna, bert = (fake_api.add_user(n, language_code="nl", started=True) for n in ("Anna", "Bert"))
     carla = fake_api.add_user("Carla", language_code="de", started=True)

@@ -7,12 +7,15 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.admin import export
 from tests.fakebot import FakeBotApi, run_polling
 
 from .helpers import make_app, open_and_fill, play_to_end
 
 
+@pytest.mark.slow
 async def test_four_humans_play_a_full_boompje_in_a_group(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:

@@ -203,6 +203,7 @@ def derived(rows: TableRows) -> dict[str, list[tuple[Any, ...]]]:
     }
 
 
+@pytest.mark.slow
 async def test_a_rebuild_gives_the_numbers_kept_game_by_game(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
