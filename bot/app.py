@@ -181,7 +181,7 @@ def build_application(
         await _set_commands(app, config.default_language)
         for out in await service.resume():  # the computers have moved already
             await presenter.present(out)
-        await service.record_missing()  # games that ended just before a crash (issue 11)
+        await service.record_missing()  # games that ended just before a crash
 
     async def post_shutdown(app: KlaverjasApp) -> None:
         data = app.bot_data.get("app")

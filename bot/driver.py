@@ -1,4 +1,4 @@
-"""The table driver (issue 9): the one way a game moves on after something happened.
+"""The table driver: the one way a game moves on after something happened.
 
 Button taps, commands, turn timers and the resume after a restart all hand their
 :class:`~bot.outcome.Outcome` to :meth:`TableDriver.submit`: it shows what happened, then
@@ -39,7 +39,7 @@ class TableDriver:
             is False (shutdown), and ``resume`` continues after the restart.
         sleep: waits the given seconds.
         after_end: called with the game id once a game's end was presented (the daily's
-            result, issue 11); never raises.
+            result); never raises.
     """
 
     def __init__(

@@ -132,7 +132,7 @@ class Outcome:
             change).
         remind: the players who are to act get their hand as a new message (after a
             restart: a tap that was in flight when the bot stopped was neither applied nor
-            answered, issue 10 item 8).
+            answered).
     """
 
     game_id: int | None = None

@@ -1,4 +1,4 @@
-"""Button taps and deep links, parsed once into a closed set of typed values (issue 9).
+"""Button taps and deep links, parsed once into a closed set of typed values.
 
 Callback data is a claim, never an authority (``design.md`` §4): the service checks every tap
 against storage and the tapping user. The renderers put a typed *payload* on each button
@@ -14,7 +14,7 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
 
 Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g.u.de``: the
-user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
+user); nor do the daily's and the standings' buttons: ``d.<action>``
 (:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
 (:class:`TopPeriod`: ``t.month``, ``t.all``); nor do ``/forgetme``'s (:class:`ForgetMe`:
 ``f.yes``, ``f.no``). Deep links (``t.me/<bot>?start=<payload>``) are
@@ -55,7 +55,7 @@ class Setting(StrEnum):
     TIMEOUT = "timeout:next"
     AUTO_DECLARE = "auto_declare:toggle"
     TIPS = "tips:toggle"
-    """The tip button (💡) in a group game with several humans (issue 14)."""
+    """The tip button (💡) in a group game with several humans."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ class Reclaim:
 
 @dataclass(frozen=True, slots=True)
 class Tip:
-    """The 💡 button in a player's hand (issue 14): ask what the strong computer would play
+    """The 💡 button in a player's hand: ask what the strong computer would play
     now, with the expected round scores of the best cards (:mod:`engine.ai.tip`). Changes
     nothing; refused where tips are off (a ranked daily, a group table without the setting)."""
 
@@ -142,7 +142,7 @@ class ConfirmStop:
 
 @dataclass(frozen=True, slots=True)
 class ShowSheet:
-    """Switch a ``/score`` answer between the sheet as a picture and as text (issue 13)."""
+    """Switch a ``/score`` answer between the sheet as a picture and as text."""
 
     picture: bool
 
@@ -168,7 +168,7 @@ class PickLanguage:
 
 
 class DailyAction(StrEnum):
-    """A button of the daily's board (issue 11)."""
+    """A button of the daily's board."""
 
     AGAIN = "again"
     """Play today's deals again (unranked)."""

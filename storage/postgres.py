@@ -119,7 +119,7 @@ class PostgresRepository(StatsStore):
     """
 
     shared = True
-    """Several bot processes may share the database (issue 12)."""
+    """Several bot processes may share the database."""
 
     def __init__(
         self,
@@ -480,7 +480,7 @@ class PostgresRepository(StatsStore):
         async with self._conn() as conn:
             await games.mark_reminded(conn, game_id, expected_version)
 
-    # -- several workers on one database (issue 12) ------------------------------------------
+    # -- several workers on one database ------------------------------------------
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

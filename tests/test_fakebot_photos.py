@@ -1,5 +1,5 @@
 """The fake Bot API's photo methods answer like Telegram: sendPhoto with its limits,
-editMessageMedia and editMessageCaption (issue 13: the score sheet as a picture)."""
+editMessageMedia and editMessageCaption (the score sheet as a picture)."""
 
 from __future__ import annotations
 

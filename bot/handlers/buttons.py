@@ -71,7 +71,7 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(tap, ForgetMe):  # /forgetme's question
         await on_forget_button(update, context, tap, tr)
         return
-    if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons (issue 11)
+    if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons
         await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
@@ -241,7 +241,7 @@ async def _handover_prompt(
 
 
 async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> None:
-    """The 💡 button (issue 14): the tip is the callback's alert, in the tapper's language and
+    """The 💡 button: the tip is the callback's alert, in the tapper's language and
     seen by them alone (no message, nothing of the chat's message budget); a refusal is an
     alert too. The game never changes."""
     query = update.callback_query

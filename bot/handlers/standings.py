@@ -1,8 +1,8 @@
-"""``/daily``, ``/top``, ``/stats`` and the buttons of their answers (issue 11): parse, call
+"""``/daily``, ``/top``, ``/stats`` and the buttons of their answers: parse, call
 the service, render, reply through the outbox; and the daily's result posted in the private
 chat when an attempt ends (:func:`daily_ended`, called by the table driver).
 
-Pictures (issue 13): ``/top``'s standings and the daily's board (the result, ``/daily`` later
+Pictures: ``/top``'s standings and the daily's board (the result, ``/daily`` later
 that day, ``/daily`` in a group) are sent as a picture, drawn in a worker thread, with the
 essential result in the caption, the same buttons, and the whole text as the fallback should
 Telegram refuse the picture; with nothing to draw (no games, nobody on the board), or when

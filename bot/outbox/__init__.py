@@ -1,4 +1,4 @@
-"""The outbox (issues 9 and 10): every message the bot sends, edits or deletes goes through
+"""The outbox: every message the bot sends, edits or deletes goes through
 here, and nobody waits for Telegram on the update path.
 
 * **One worker per chat** makes that chat's calls one at a time, each when the chat's
@@ -103,8 +103,8 @@ class Outbox(OutboxCalls):
         running: whether the bot still runs; once it stops, the workers finish what they can
             in :data:`SHUTDOWN_GRACE` seconds (what is left unsent is redrawn after the
             restart).
-        shared: other bot workers show the same surfaces (several workers on one database,
-            issue 12): a newer message id from the caller's records (storage) wins over this
+        shared: other bot workers show the same surfaces (several workers on one
+            database): a newer message id from the caller's records (storage) wins over this
             outbox's own, and what a surface shows is never taken as known (another worker
             may have edited it since), so every :meth:`show` is drawn.
     """

@@ -530,8 +530,7 @@ def ack_seated(tr: Translator, seat: Seat) -> str:
 
 
 def ack_moved(tr: Translator, old: Seat, new: Seat) -> str:
-    """Callback answer after changing seats in the lobby: "Je zat Noord, nu West." (plain,
-    issue 9 item 8)."""
+    """Callback answer after changing seats in the lobby: "Je zat Noord, nu West." (plain)."""
     return tr.gettext("You moved from {old} to {new}.").format(
         old=seat_name(tr, old), new=seat_name(tr, new)
     )

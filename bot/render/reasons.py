@@ -65,7 +65,7 @@ def _wrong_phase(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | Non
 
 
 def _not_your_turn(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
-    """Names who is to act and what they do: bid (choose trump) or play (issue 9 item 9)."""
+    """Names who is to act and what they do: bid (choose trump) or play."""
     seat = _seat(d, "to_act")
     if seat is None or p is None:
         return tr.gettext("It is not your turn.")

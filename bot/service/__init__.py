@@ -11,9 +11,9 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.seats`: hand-over, take-back, stopping a table;
 * :mod:`~bot.service.lobby`: opening a table, the lobby, the start;
 * :mod:`~bot.service.timers`: turn timers, the restart;
-* :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
-* :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11);
-* :mod:`~bot.service.tips`: the tip button (issue 14).
+* :mod:`~bot.service.stats`: recording ended games, statistics and standings;
+* :mod:`~bot.service.daily`: the daily deal, its par and its boards;
+* :mod:`~bot.service.tips`: the tip button.
 """
 
 from __future__ import annotations

@@ -155,8 +155,8 @@ def computer_seed(game_seed: int, actions: int) -> int:
 
 
 def _not_your_turn(state: GameState, game_id: int) -> Outcome:
-    """``NOT_YOUR_TURN`` naming the seat to act and what it does (bidding or playing: issue 9
-    item 9)."""
+    """``NOT_YOUR_TURN`` naming the seat to act and what it does (bidding or
+    playing)."""
     cur = state.current
     phase = cur.phase.value if cur is not None else None
     to_act = int(state.to_act) if state.to_act is not None else None

@@ -1,4 +1,4 @@
-"""``python -m bot.admin copy`` and ``export`` across backends (issue 12): a database with
+"""``python -m bot.admin copy`` and ``export`` across backends: a database with
 finished, running, waiting and stopped games (played by the service with random computer
 players, no Telegram) copied SQLite → PostgreSQL → SQLite exports the same JSON at every step,
 and the bot plays on in the copy; refused and failing copies end with one line; ``export``

@@ -1,4 +1,4 @@
-"""Issue 9 items 1, 2 and 11, end to end against the fake Bot API with Telegram's limits on: the
+"""End to end against the fake Bot API with Telegram's limits on: the
 message budget per chat, the table's last word, computer moves at a readable pace.
 
 Time runs 20 times faster than real time (``FastTime``), shared by the bot's budget and the
@@ -32,7 +32,7 @@ SENDS_AND_EDITS = ("sendMessage", "sendPhoto", "editMessageText", "editMessageMe
 
 
 async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
-    """Item 1: /stop right after a card, confirm, open the next table at once. The computers'
+    """/stop right after a card, confirm, open the next table at once. The computers'
     move that was saved just before the stop is shown after it (held back here to make the
     race certain): the message that shows the stop notice must never be edited back into the
     live table, and the new table is a new message."""
@@ -103,7 +103,7 @@ def _stop_confirmation(api: FakeBotApi, chat_id: int) -> FakeMessage | None:
 
 @pytest.mark.slow
 async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: Path) -> None:
-    """Item 2: a command every 4 s beside a 4-human game: no 429, every command answered,
+    """A command every 4 s beside a 4-human game: no 429, every command answered,
     the group never above 20 messages in any 60 s, the table's own edits at most 15."""
     fast = FastTime()
     async with FakeBotApi(clock=fast.now) as api:
@@ -149,7 +149,7 @@ async def test_a_talkative_group_beside_a_four_human_game_gets_no_429(tmp_path: 
 
 @pytest.mark.slow
 async def test_solo_computer_moves_come_one_a_second(tmp_path: Path) -> None:
-    """Item 11: a solo game (1 human, 3 computers in the private chat): computer cards
+    """A solo game (1 human, 3 computers in the private chat): computer cards
     arrive at the set pace, never more than one message a second in the chat, and the
     answer to the human's own tap is not delayed by them. The clock runs 4 times fast (not
     20), so "before any computer move" (1 s) is 250 ms of a loaded machine, not 50."""

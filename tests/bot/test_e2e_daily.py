@@ -1,6 +1,6 @@
-"""End to end (issue 11): ``/daily`` in a private chat plays today's deal set to the end and
+"""End to end: ``/daily`` in a private chat plays today's deal set to the end and
 shows the result, the place and the board (the board a picture, the result in its caption,
-issue 13; "hide me" sends it again with the other button); a second attempt is unranked and
+"hide me" sends it again with the other button); a second attempt is unranked and
 says so; ``/daily``
 in a group points to the private chat; every player gets the same hands on the same date (and
 other hands on another date), and the export carries ``"daily"``; a daily left over past

@@ -1,4 +1,4 @@
-"""Issue 10 end to end: floods, faults and odd updates against the fake Bot API.
+"""End to end: floods, faults and odd updates against the fake Bot API.
 
 One busy group never freezes the others; a hand message that fails is sent again; a send that
 timed out but was delivered leaves no second live keyboard; anonymous admins, deleted
@@ -54,7 +54,7 @@ async def _my_turn(api: FakeBotApi, user: SimUser, chat: FakeChat | None = None)
     return await api.wait_for(ready, timeout=20, what=f"{user.first_name}'s turn")
 
 
-# --- item 1: a flooded group never blocks another chat ------------------------------------
+# --- a flooded group never blocks another chat ------------------------------------
 
 
 @pytest.mark.slow(35)
@@ -107,7 +107,7 @@ async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Pat
         api.assert_callbacks_answered_once()
 
 
-# --- items 2 and 3: a hand message that fails is sent again -------------------------------
+# --- a hand message that fails is sent again -------------------------------
 
 
 async def test_a_hand_that_failed_with_500_is_sent_again(
@@ -193,7 +193,7 @@ async def test_a_game_under_flaky_telegram_never_stalls(
     assert not bot.log_errors
 
 
-# --- item 4: anonymous admins --------------------------------------------------------------
+# --- anonymous admins --------------------------------------------------------------
 
 
 async def test_an_anonymous_admin_opens_and_stops_a_table(
@@ -225,7 +225,7 @@ async def test_an_anonymous_admin_opens_and_stops_a_table(
     fake_api.assert_callbacks_answered_once()
 
 
-# --- item 5: a command deleted before the reply --------------------------------------------
+# --- a command deleted before the reply --------------------------------------------
 
 
 async def test_a_command_deleted_before_the_reply_still_gets_it(
@@ -242,7 +242,7 @@ async def test_a_command_deleted_before_the_reply_still_gets_it(
     assert not fake_api.calls.errors()
 
 
-# --- item 6: forum topics ------------------------------------------------------------------
+# --- forum topics ------------------------------------------------------------------
 
 
 async def test_a_table_lives_in_the_forum_topic_where_it_was_opened(
@@ -270,7 +270,7 @@ async def test_a_table_lives_in_the_forum_topic_where_it_was_opened(
     assert all(fake_api.topic_of(m) == spades for m in ours)
 
 
-# --- item 8: a tap in flight at a crash ------------------------------------------------------
+# --- a tap in flight at a crash ------------------------------------------------------
 
 
 async def test_after_a_crash_the_player_to_act_gets_the_hand_unasked(
@@ -311,7 +311,7 @@ class _Crash(Exception):
     """The bot process dies."""
 
 
-# --- item 9: a /stop confirmation is valid on its own message only -------------------------
+# --- a /stop confirmation is valid on its own message only -------------------------
 
 
 async def test_a_stop_confirmation_forged_on_another_message_is_refused(

@@ -1,5 +1,5 @@
 """End-to-end: four simulated users play a whole boompje in a group through the real PTB
-application talking HTTP to the fake Bot API (issue 3)."""
+application talking HTTP to the fake Bot API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game service for Klammern (issue 4), without Telegram: "declare all", and the fair
+"""The game service for Klammern, without Telegram: "declare all", and the fair
 contra / re window (``rules.md`` §9.7): computers do not play the card that would close a
 human's window until the human called, said no, or ran out of time."""
 

@@ -240,7 +240,7 @@ async def test_klaverjas_with_a_preset_name_picks_those_rules(service: GameServi
 
 
 async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
-    """Issue 9: the "three timeouts in a row" count is stored with the game; a restart between
+    """The "three timeouts in a row" count is stored with the game; a restart between
     the second and the third timeout still gives the seat to a computer on the third."""
     now = [1000.0]
     db = tmp_path / "bot.sqlite3"

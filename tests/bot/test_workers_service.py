@@ -1,4 +1,4 @@
-"""Several workers on one database (issue 12), without Telegram: the timer sweep (a due timer
+"""Several workers on one database, without Telegram: the timer sweep (a due timer
 runs once, whichever service sweeps; the reminder first, then the deadline), the watch on a
 computer's turn that a dying worker leaves undone, each worker's share of Telegram's limits,
 and the settings that go with it. The end-to-end test with two real processes is
