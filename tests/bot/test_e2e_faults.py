@@ -60,12 +60,12 @@ async def _my_turn(api: FakeBotApi, user: SimUser, chat: FakeChat | None = None)
 @pytest.mark.slow(35)
 async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Path) -> None:
     """300 /help and /score from the members of one group in about a second. The group's
-    budget is full for a minute; meanwhile a solo player in her private chat gets every tap
-    answered and plays on, the flooded group's own game moves on (its player's hand keeps
-    coming), the group gets one /help answer (not 150) and no 429. The clock runs only twice
-    as fast (not 20 times): the group's backlog (about 30 s of real time) must outlast the
-    taps even on a loaded machine (the suite runs in two processes; at 8 times it drained
-    first there)."""
+    budget is full for a minute; a solo player in her private chat gets every tap answered
+    and plays on, the flooded group's own game moves on (its player's hand keeps coming),
+    the group gets one /help answer (not 150) and no 429. That the private chat does not
+    wait for the group's backlog is checked on a manual clock (``tests/bot/test_pacing.py``),
+    so no assertion here depends on how fast the machine is. The clock runs only twice as
+    fast: the 300 commands all arrive within the minute that one /help answer covers."""
     fast = FastTime(2.0)
     async with FakeBotApi(clock=fast.now) as api:
         api.enable_rate_limits(RateLimits(group_per_minute=20, private_per_second=1))
@@ -81,22 +81,15 @@ async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Pat
             members = [bob, *crowd]
             for i in range(300):  # /help is everybody's answer, /score each member's own
                 await members[i % len(members)].send(busy, "/help" if i % 2 else "/score")
-            outbox = _outbox(app)
-            await api.wait_for(lambda: outbox.waiting(busy.id) > 0, timeout=10)
             rng = random.Random(3)
-            answered_while_busy = 0
-            for _ in range(6):  # Carla plays on while the group waits for its budget
+            for _ in range(6):  # Carla plays on (each tap answered, her next hand comes)
                 hand = await _my_turn(api, carla, carla.private_chat)
                 _, action = pick(active_buttons(hand), rng)
-                tap = await carla.tap(hand, by_action(action))
-                await tap.wait_answered(timeout=10)
-                answered_while_busy += outbox.waiting(busy.id) > 0
+                await (await carla.tap(hand, by_action(action))).wait_answered(timeout=10)
             bob_hand = await _my_turn(api, bob)  # the busy group's game goes on too
-            assert outbox.waiting(busy.id) > 0  # ... while its replies still wait
             _, action = pick(active_buttons(bob_hand), rng)
             await (await bob.tap(bob_hand, by_action(action))).wait_answered(timeout=10)
             await bot.settle(timeout=60)
-        assert answered_while_busy == 6
         helps = [
             m for m in api.chat(busy).bot_messages if "/klaverjas" in m.body and "/score" in m.body
         ]
