@@ -80,6 +80,17 @@ def _points(value: float) -> str:
     return str(round(value))
 
 
+def _signed(tr: Translator, cost: float) -> str:
+    """A hindsight cost: "−12 points" (the computer's card was better), "+8 points" (the
+    player's), "no difference"."""
+    n = round(cost)
+    if n > 0:
+        return tr.gettext("−{points} points").format(points=n)
+    if n < 0:
+        return tr.gettext("+{points} points").format(points=-n)
+    return tr.gettext("no difference")
+
+
 def decision_html(
     tr: Translator, j: Judgement, n: int, players: Sequence[Player] | None, klammern: bool
 ) -> str:
@@ -115,7 +126,7 @@ def decision_html(
             + labelled(
                 tr,
                 tr.gettext("Hindsight, all hands shown"),
-                tr.gettext("−{points} points").format(points=_points(j.hindsight)),
+                _signed(tr, j.hindsight),
             )
             + "</i>"
         )
@@ -162,12 +173,8 @@ def review_text(
     else:
         parts.append(esc(tr.gettext("No decision cost you points. Well played!")))
     rows = [
-        tr.gettext("{round:>2}  −{points:>3}  {differed}/{decisions}").format(
-            round=r.number,
-            points=_points(r.cost),
-            differed=r.differed,
-            decisions=r.decisions,
-        )
+        f"{r.number:>2}  {'−' + _points(r.cost) if round(r.cost) else '0':>4}  "
+        f"{r.differed}/{r.decisions}"
         for r in review.rounds
     ]
     parts.append(

@@ -13,7 +13,8 @@ choice, a card, a roem claim in claim mode, ``rules.md`` §3–5, §9.3) is judg
   :data:`~engine.ai.strong.KLAMMERN_WIN` per small point of a won round), named points too;
 * **bids and the trump choice** by the bidding model (:mod:`engine.ai.bidding`): the
   predicted round-score margin of each suit against the threshold at which strong passes
-  (passing is worth the threshold); half the difference is the round score given up;
+  (passing is worth the threshold), as a round score ``(162 + margin) / 2``: half the
+  difference is the round score given up;
 * **roem claims** (§5.5): unclaimed roem that strong would have claimed
   (:func:`engine.ai.view.should_claim`), or roem claimed when claiming only helped the
   other team, costs the roem.
@@ -135,11 +136,12 @@ class Judgement:
         trump: the trump suit (None in bidding before it is known).
         yours: what the seat did; its: what strong would have done.
         your_value: expected round score of the seat's team after ``yours`` (points; bids:
-            half the predicted margin, or the pass threshold).
+            ``(162 + margin) / 2`` of the predicted margin, or of the pass threshold).
         its_value: the same after ``its``.
         cost: ``its_value - your_value``, at least 0 (points).
         why: a short reason, or None.
-        hindsight: the double-dummy cost with all hands shown (points; None: not computed).
+        hindsight: the double-dummy cost with all hands shown (points, negative when the
+            seat's card was the better one in the real deal; None: not computed).
     """
 
     index: int
@@ -393,7 +395,7 @@ def _judge_bid(point: Point) -> Judgement | None:
     yours = point.action
     if yours not in values or its not in values:
         return None
-    j = _base(point, yours, its, values[yours] / 2, values[its] / 2)
+    j = _base(point, yours, its, (162 + values[yours]) / 2, (162 + values[its]) / 2)
     if j.cost > 0:
         why = (
             Why.STRONG_ENOUGH
@@ -426,7 +428,8 @@ def _judge_claim(point: Point) -> Judgement | None:
 def hindsight(state: GameState, j: Judgement, max_nodes: int = HINDSIGHT_NODES) -> float | None:
     """The double-dummy cost of a card decision with all hands of ``state`` shown (the game
     before the decision): half the difference of the exact round margins (§6) after strong's
-    card and the seat's, at least 0. None for other decisions, Klammern, or when the solver
+    card and the seat's (negative: the seat's card was the better one in this deal). None for
+    other decisions, Klammern, or when the solver
     needs more than ``max_nodes``. Hindsight: never the verdict."""
     if j.kind is not Kind.CARD or not isinstance(j.yours, PlayCard):
         return None
@@ -458,7 +461,7 @@ def hindsight(state: GameState, j: Judgement, max_nodes: int = HINDSIGHT_NODES) 
     if mine not in res.values or its not in res.values:
         return None
     sign = 1 if j.seat.team is Team.NS else -1
-    return round(max(0.0, sign * (res.values[its] - res.values[mine]) / 2), 1)
+    return round(sign * (res.values[its] - res.values[mine]) / 2, 1)
 
 
 # --- the review ------------------------------------------------------------------------------
