@@ -216,12 +216,9 @@ def points(game: GameState, seat: Seat) -> list[Point]:
         cur = state.current
         assert cur is not None
         if action.seat == seat:
-            obs = observe(state, seat)
-            kind = _kind(obs, action)
-            if kind is Kind.CLAIM:
-                out.append(Point(index, kind, obs, action, obs.claimable_roem))
-            elif kind is not None:
-                out.append(Point(index, kind, obs, action))
+            point = point_at(state, action, index)
+            if point is not None:
+                out.append(point)
         before, number = len(cur.tricks), cur.number
         state, _ = state.apply(action)
         after = state.current if state.current is not None else state.rounds[-1]
@@ -236,6 +233,18 @@ def points(game: GameState, seat: Seat) -> list[Point]:
             out.append(Point(index, Kind.CLAIM, obs, Pass(seat), obs.claimable_roem))
     out.sort(key=lambda p: p.index)
     return out
+
+
+def point_at(state: GameState, action: Action, index: int | None = None) -> Point | None:
+    """The decision ``action`` of ``action.seat`` in ``state`` (before it is applied), or
+    None when it is not judged (no choice, a declaration, contra or re). ``index``: its
+    place in the log (default: the actions of ``state`` so far)."""
+    obs = observe(state, action.seat)
+    kind = _kind(obs, action)
+    if kind is None:
+        return None
+    at = len(state.log) if index is None else index
+    return Point(at, kind, obs, action, obs.claimable_roem if kind is Kind.CLAIM else 0)
 
 
 def _kind(obs: Observation, action: Action) -> Kind | None:
@@ -547,6 +556,7 @@ __all__ = [
     "hindsight",
     "hindsight_of",
     "judge",
+    "point_at",
     "points",
     "review_game",
     "summarize",
