@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator
 from bot.outbox import Content
 from bot.render.bids import bid_text
-from bot.render.cards import card_label
+from bot.render.cards import card_label, suit_symbol
 from bot.render.common import Button, Player, bold, esc, labelled, player_html
 from bot.taps import ReviewPlay, Tap, encode
 from engine.actions import Action, ClaimRoem, PlayCard
@@ -50,6 +50,7 @@ def _why(tr: Translator, why: Why) -> str:
         Why.PARTNER_OVERTAKEN: tr.gettext("partner's trick overtaken"),
         Why.ROEM_GIVEN: tr.gettext("roem given away"),
         Why.POINTS_GIVEN: tr.gettext("points given away"),
+        Why.TRICK_LEFT: tr.gettext("the trick left to the other team"),
         Why.TOO_WEAK: tr.gettext("the hand was too weak to play"),
         Why.STRONG_ENOUGH: tr.gettext("the hand was strong enough to play"),
         Why.OTHER_SUIT: tr.gettext("another trump suit was better"),
@@ -73,7 +74,11 @@ def _choice(tr: Translator, action: Action, klammern: bool) -> str:
 def _where(tr: Translator, j: Judgement) -> str:
     if j.kind in (Kind.BID, Kind.TRUMP):
         return tr.gettext("Round {round}, bidding").format(round=j.round)
-    return tr.gettext("Round {round}, trick {trick}").format(round=j.round, trick=j.trick)
+    if j.trump is None:
+        return tr.gettext("Round {round}, trick {trick}").format(round=j.round, trick=j.trick)
+    return tr.gettext("Round {round}, trick {trick}, trump {suit}").format(
+        round=j.round, trick=j.trick, suit=suit_symbol(j.trump)
+    )
 
 
 def _points(value: float) -> str:

@@ -92,6 +92,8 @@ class Why(StrEnum):
     """The card made roem in a trick the other team was winning."""
     POINTS_GIVEN = "points_given"
     """A high card on a trick the other team was winning."""
+    TRICK_LEFT = "trick_left"
+    """The other team's trick left to them where strong's card took it."""
     TOO_WEAK = "too_weak"
     """Played a hand the bidding model rates below the threshold."""
     STRONG_ENOUGH = "strong_enough"
@@ -129,7 +131,7 @@ class Judgement:
 
     Attributes:
         index: as :attr:`Point.index`; round: the round number (1-based); trick: the trick
-            number in the round (1–8; 0 in bidding).
+            number in the round (1–8: the card's trick, the claimed trick; 0 in bidding).
         kind: what was decided.
         seat: the reviewed seat; leader: who led the trick as it stood.
         table: the trick as it stood (cards in play order from ``leader``).
@@ -294,7 +296,7 @@ def _base(point: Point, yours: Action, its: Action, mine: float, theirs: float) 
     return Judgement(
         point.index,
         obs.number,
-        len(obs.tricks) + (1 if obs.phase is not Phase.BIDDING else 0),
+        len(obs.tricks) + (point.kind is Kind.CARD),
         point.kind,
         obs.seat,
         obs.leader,
@@ -359,6 +361,8 @@ def _card_why(obs: Observation, yours: Card, its: Card) -> Why | None:
             kept = roem((*obs.trick, its), trump, four) - roem(obs.trick, trump, four)
             if given > kept:
                 return Why.ROEM_GIVEN
+        if its_wins:
+            return Why.TRICK_LEFT
         if card_points(yours, trump) >= card_points(its, trump) + 10:
             return Why.POINTS_GIVEN
     return None
