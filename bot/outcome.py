@@ -66,7 +66,7 @@ class Refusal(StrEnum):
     CHAT_MOVED = "chat_moved"
     """The group became a supergroup: this came from its old id."""
     REVIEW_NOT_YET = "review_not_yet"
-    """A review is of a finished game only."""
+    """A review is only of a game played to the end (not of one running or stopped)."""
 
 
 class Toast(StrEnum):

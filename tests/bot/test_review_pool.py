@@ -7,6 +7,8 @@ import asyncio
 import threading
 
 from bot.computer import MOVE, REVIEW, TIP, ComputerPlayers
+from bot.outcome import Refusal
+from bot.service import GameService
 from engine.actions import PlayCard
 from engine.ai.review import hindsight_of, judge, point_at, summarize
 from engine.cards import Seat
@@ -53,3 +55,20 @@ async def test_a_decision_is_judged_in_a_worker_process_as_at_home() -> None:
         players.shutdown()
     assert got == judge(point, 7, quick())
     assert hind == hindsight_of(game.settings, game.seed, actions, review)
+
+
+async def test_no_review_of_a_running_game_nor_of_somebody_elses(
+    random_service: GameService,
+) -> None:
+    """Refusals change nothing and ask the pool for nothing: a running game, a game that does
+    not exist; the user's last finished game is None before any game ends."""
+    svc = random_service
+    await svc.touch_user(5, "user5", "nl")
+    await svc.user_started(5)
+    out = await svc.open_table(5, "private", None, 5, "user5")
+    assert out.game_id is not None
+    asked = await svc.ask_review(out.game_id, 5)
+    assert asked.review is None and asked.outcome.refusal is Refusal.REVIEW_NOT_YET
+    asked = await svc.ask_review(out.game_id + 1, 5)
+    assert asked.review is None and asked.outcome.refusal is Refusal.GAME_NOT_FOUND
+    assert await svc.last_finished_game(5) is None
