@@ -6,8 +6,9 @@ Plays a 16-round game (the reviewed seat South by the ``basic`` player, the othe
 ``basic`` too unless ``--others strong``), then reviews South with the tip's deterministic
 strong player (no wall clock: the node budget alone), in this one process, as the bot's pool
 does decision by decision. Prints per game: the decisions judged, the seconds of the judging
-(cards, bids, claims apart), of the hindsight numbers, and the total; then the review as text
-(``--show``, in English).
+(cards, bids, claims apart), of the hindsight numbers, and the total (wall clock, and the CPU
+time of this process: the cost on one core when the machine is shared); then the review as
+text (``--show``, in English).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def main() -> None:
         t0 = time.perf_counter()
         game = play_game(settings, seed, players, random.Random(seed))
         t1 = time.perf_counter()
+        cpu = time.process_time()
         found = points(game, Seat.SOUTH)
         t2 = time.perf_counter()
         spent: dict[Kind, float] = defaultdict(float)
@@ -63,11 +65,13 @@ def main() -> None:
         review = summarize(Seat.SOUTH, settings.variant, judged, len(game.rounds))
         review = with_hindsight(game, review)
         t4 = time.perf_counter()
+        cpu = time.process_time() - cpu
         kinds = ", ".join(f"{k.value} {v:.2f}s" for k, v in spent.items())
         print(
             f"game {seed} ({args.preset}, {len(game.rounds)} rounds, played in {t1 - t0:.1f}s): "
             f"{len(found)} decisions found in {t2 - t1:.2f}s; judged in {t3 - t2:.1f}s "
-            f"({kinds}); hindsight {t4 - t3:.1f}s; review total {t4 - t1:.1f}s; "
+            f"({kinds}); hindsight {t4 - t3:.1f}s; review total {t4 - t1:.1f}s wall, "
+            f"{cpu:.1f}s CPU; "
             f"cost {review.total} points, worst {[j.cost for j in review.worst]}"
         )
         if args.show:
