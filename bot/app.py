@@ -48,6 +48,7 @@ from bot.handlers.commands import (
     on_new_members,
 )
 from bot.handlers.privacy import cmd_forgetme
+from bot.handlers.review import cmd_review
 from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
@@ -210,6 +211,7 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CommandHandler("top", cmd_top))
     app.add_handler(CommandHandler("stats", cmd_stats))
     app.add_handler(CommandHandler("forgetme", cmd_forgetme))
+    app.add_handler(CommandHandler("review", cmd_review))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, on_new_members))

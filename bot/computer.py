@@ -101,6 +101,10 @@ MOVE = 0
 TIP = 1
 """Priority of a tip: it waits while any move waits."""
 
+REVIEW = 2
+"""Priority of a game review's work (:mod:`bot.service.review`): the lowest, it waits while
+any move or tip waits."""
+
 
 class FairGate:
     """Who runs next in a pool of ``slots`` workers: lower priority numbers first (moves
@@ -244,6 +248,16 @@ class ComputerPlayers:
             raise ValueError("a tip needs a seat that is to act")
         suggestion: Suggestion = await self._run(TIP, table, tip_in_worker, obs, seed, top)
         return suggestion
+
+    async def review_work(self, fn: Callable[..., Any], *args: Any, table: Hashable = None) -> Any:
+        """``fn(*args)`` (a picklable top-level function) in the pool at :data:`REVIEW`
+        priority, one piece of a game review at a time (so a move waits for at most one
+        piece); a pool that breaks is replaced as for :meth:`choose`.
+
+        Raises:
+            concurrent.futures.BrokenExecutor: as :meth:`choose`.
+        """
+        return await self._run(REVIEW, table, fn, *args)
 
     async def _run(self, priority: int, table: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in the pool once :class:`FairGate` lets ``table``'s work of

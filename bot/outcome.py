@@ -65,6 +65,8 @@ class Refusal(StrEnum):
     round (else handing over for one card would be a tip by another name)."""
     CHAT_MOVED = "chat_moved"
     """The group became a supergroup: this came from its old id."""
+    REVIEW_NOT_YET = "review_not_yet"
+    """A review is only of a game played to the end (not of one running or stopped)."""
 
 
 class Toast(StrEnum):

@@ -8,7 +8,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
-  a ``/score`` answer (:class:`ShowSheet`);
+  a ``/score`` answer (:class:`ShowSheet`), ``r``: a finished game's final sheet or daily
+  result (:class:`ReviewPlay`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
@@ -147,9 +148,15 @@ class ShowSheet:
     picture: bool
 
 
+@dataclass(frozen=True, slots=True)
+class ReviewPlay:
+    """Send the tapper the review of their play in this finished game
+    (:mod:`engine.ai.review`), in their private chat."""
+
+
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
-Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet
+Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | ReviewPlay
 
 
 class Target(StrEnum):
@@ -247,6 +254,7 @@ _FIXED: dict[str, Payload] = {
     "sheet:picture": ShowSheet(True),
     "sheet:text": ShowSheet(False),
     "tip": Tip(),
+    "review": ReviewPlay(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -268,13 +276,15 @@ def token(payload: Payload) -> str:
 
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
-    a ``/score`` answer."""
+    a ``/score`` answer, ``r`` a finished game's review button."""
     if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
         return "s"
     if isinstance(payload, ShowSheet):
         return "v"
+    if isinstance(payload, ReviewPlay):
+        return "r"
     return "l"
 
 
@@ -316,7 +326,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasv])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvr])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
 

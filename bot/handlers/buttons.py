@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
+from bot.handlers.review import on_review_button
 from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outbox import Content
@@ -39,6 +40,7 @@ from bot.taps import (
     Payload,
     PickLanguage,
     Reclaim,
+    ReviewPlay,
     ShowSheet,
     Sit,
     Start,
@@ -91,6 +93,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, Tip):
         await _tip(update, context, tap, tr)
         return
+    if isinstance(payload, ReviewPlay):
+        await on_review_button(update, context, tap, tr)
+        return
     out = await _dispatch(update, context, tap)
     data = context.app_data
     await _answer(update, context, tr, out, await _players(context, out))
@@ -105,8 +110,9 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     """Whether a game button was tapped where it lives (callback data can be sent on any
     message, ``design.md`` §4): the table, lobby, ``/stop`` and sheet buttons on a message of
     the game's own chat (and forum topic); the hand's buttons (cards, bids, hand-over, take
-    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button also in
-    the private chat of a player (or former player) of the game."""
+    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button and a
+    finished game's review button also in the private chat of a player (or former player)
+    of the game."""
     query = update.callback_query
     assert query is not None
     message = query.message
@@ -119,7 +125,7 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     topic = isinstance(message, Message) and message.is_topic_message
     thread = message.message_thread_id if isinstance(message, Message) and topic else None
     in_place = chat_id == row.chat_id and (row.thread_id is None or thread == row.thread_id)
-    if in_place or not isinstance(payload, ShowSheet):
+    if in_place or not isinstance(payload, ShowSheet | ReviewPlay):
         return in_place
     played = any(user_id in (s.user_id, s.former_user_id) for s in row.seats)
     return chat_id == user_id and played
@@ -154,7 +160,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip():
+        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

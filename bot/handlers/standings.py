@@ -36,6 +36,7 @@ from bot.render import standings as texts
 from bot.render.common import Rendered
 from bot.render.picture import render_board_png, render_top_png
 from bot.render.reasons import ALERT_LIMIT
+from bot.render.review import with_review_button
 from bot.service import DailyStart, DailyStartKind, DailySummary
 from bot.taps import DailyAction, DailyTap, Period, TopPeriod
 from bot.telegram_io import content, markup
@@ -289,7 +290,7 @@ async def daily_ended(data: BotData, game_id: int) -> None:
         if summary.result is None or summary.result.status is GameStatus.ABANDONED:
             shown = Content(texts.daily_stopped(tr, summary.entry.day))
         else:
-            shown = await daily_answer(data, tr, summary)
+            shown = with_review_button(await daily_answer(data, tr, summary), tr, game_id)
         data.presenter.outbox.post(user_id, shown)
     except Exception:  # the result is on the board all the same (/daily shows it)
         log.exception("posting the daily result of game %s failed", game_id)

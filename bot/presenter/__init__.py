@@ -30,6 +30,7 @@ from bot.render import messages
 from bot.render.common import Rendered, esc
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
+from bot.render.review import with_review_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
 from bot.render.table import last_trick_html, passed_trick_html, render_table
@@ -265,7 +266,7 @@ class Presenter(HandsOps):
         sheet = sheet_view_of(state, players, viewer=self._solo_viewer(table))
         png = await self._picture(sheet, tr)
         last = Content(sheet_caption(sheet, tr, game_end=True), photo=png, alt=text)
-        shown = last if png is not None else Content(text)
+        shown = with_review_button(last if png is not None else Content(text), tr, table.game_id)
         self._show_table_content(table, shown, fresh=True, final=True, keep_old=keep_old)
         self._close_hands(view, messages.game_finished_notice)
 

@@ -393,5 +393,6 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.CHAT_MOVED: tr.gettext(
             "This group became a supergroup: please use the table and commands there."
         ),
+        Refusal.REVIEW_NOT_YET: tr.gettext("A review is only of a game played to the end."),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

@@ -27,6 +27,7 @@ from bot.taps import (
     LobbyPayload,
     Move,
     Reclaim,
+    ReviewPlay,
     ShowSheet,
     Tap,
     Tip,
@@ -44,7 +45,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
-    assert not isinstance(tap.payload, ConfirmStop | ShowSheet)
+    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | ReviewPlay)
     return tap.payload
 
 
