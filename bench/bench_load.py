@@ -30,6 +30,8 @@ What it counts, per number of tables (all times on the fake's monotonic clock un
   during the run divided by ``moves`` (ms): the per-move cost of the event loop, measurable
   even on a busy machine where wall times are not. ``cpu%``: the main process's CPU over the
   run's wall time (100 = one core). ``workers cpu``: the computer pool's CPU seconds.
+  ``fake cpu %``: this process (the fake Bot API and its players; near 100 the fake itself
+  was the bottleneck, and the times above are the fake's).
 * ``MB``: resident memory (``VmRSS``) of the bot process plus all its child processes (the
   computer workers), the largest seen while sampling once a second.
 * ``errors``: error lines the bot logged (``pool`` among them: ``BrokenProcessPool``).
@@ -37,8 +39,9 @@ What it counts, per number of tables (all times on the fake's monotonic clock un
 Optionally a group floods meanwhile (``--flood``: 300 /help and /score from 30 members in
 about a second). On a 2-core machine the fake and its players share the cores with the bot
 (Telegram would not): ``--fake-niceness 5`` runs them at a lower CPU priority than the bot.
-``BENCH_PROFILE=/tmp/bot.prof`` runs the bot under cProfile (one file per run, suffixed
-with the number of tables; slower). ``BENCH_LEVEL`` sets ``COMPUTER_LEVEL``.
+``BENCH_PROFILE=/tmp/bot.prof`` runs the bot under cProfile counting the CPU time of its main
+thread (``time.thread_time``: where the event loop spends CPU, not where it waits; one file
+per run, suffixed with the number of tables; slower). ``BENCH_LEVEL`` sets ``COMPUTER_LEVEL``.
 
 With ``--postgres`` the bot keeps its games in a throwaway PostgreSQL (``tests/pg.py``,
 durable) and takes its updates by webhook; ``--bot-workers N`` starts N ``python -m bot``
@@ -53,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -68,11 +72,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.bot.helpers import active_buttons, by_action, hand_message, pick
 from tests.fakebot import FakeBotApi, SimUser
+from tests.fakebot.calls import ApiCall
 from tests.fakebot.flood import RateLimits
 from tests.fakebot.ptb_webhook import free_port
 from tests.pg import PostgresServer, find_bindir
 
 TICK = os.sysconf("SC_CLK_TCK")
+PROFILED = """
+import cProfile, os, runpy, sys, time
+profiler = cProfile.Profile(time.thread_time)  # CPU seconds of the event loop's thread only
+sys.argv = ["bot"]
+profiler.enable()
+try:
+    runpy.run_module("bot", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profiler.disable()
+    profiler.dump_stats(os.environ["BENCH_PROFILE_OUT"])
+"""
+"""The bot under cProfile counting CPU time of the main thread (``BENCH_PROFILE``): where the
+event loop spends its CPU, not its waits."""
 PROBE_USERS = 70
 """Users taking turns at the ``/help`` probe: each asks again only after 60 s (the bot drops
 an answer equal to one it sent in the same chat in the last minute)."""
@@ -134,20 +154,58 @@ class Samples:
     rss_max: int = 0
 
 
+class ChatWatch:
+    """Wakes the players of the chats the bot's calls touched (each call looked at once),
+    so 100 players do not all re-read their chats on every call the fake gets."""
+
+    def __init__(self, api: FakeBotApi) -> None:
+        self.api = api
+        self.events: dict[int, asyncio.Event] = {}
+        self._seen = 0
+        self._running: list[ApiCall] = []
+
+    def fresh(self, chat_id: int) -> asyncio.Event:
+        """The event set by the next finished call in ``chat_id`` (take it, then look)."""
+        event = self.events[chat_id] = asyncio.Event()
+        return event
+
+    async def run(self) -> None:
+        """Until cancelled: on every change of the fake, wake the chats of finished calls."""
+        while True:
+            change = self.api.change_event
+            calls = self.api.calls
+            new = [calls[i] for i in range(self._seen, len(calls))]
+            self._seen = len(calls)
+            still = []
+            for call in (*self._running, *new):
+                if call.finished is None:
+                    still.append(call)
+                elif call.chat_id is not None and (event := self.events.get(call.chat_id)):
+                    event.set()
+            self._running = still
+            await change.wait()
+
+
+async def _until(event: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), max(seconds, 0.01))
+
+
 async def _player(
-    api: FakeBotApi, user: SimUser, rng: random.Random, until: float, samples: Samples
+    api: FakeBotApi,
+    watch: ChatWatch,
+    user: SimUser,
+    rng: random.Random,
+    until: float,
+    samples: Samples,
 ) -> None:
     """One person: wait for the turn, think 0.5–2 s, tap a legal card; until the time is up."""
     chat = user.private_chat
     while time.monotonic() < until:
+        changed = watch.fresh(chat.id)
         message = hand_message(user, chat)
-        buttons = active_buttons(message) if message is not None else []
-        if message is None or not buttons:
-            await api.wait_for(
-                lambda: (m := hand_message(user, chat)) is not None and bool(active_buttons(m)),
-                timeout=max(until - time.monotonic(), 0.1) + 60,
-                what="a turn",
-            )
+        if message is None or not active_buttons(message):
+            await _until(changed, until - time.monotonic())
             continue
         await asyncio.sleep(rng.uniform(0.5, 2.0))
         if time.monotonic() >= until:
@@ -157,7 +215,12 @@ async def _player(
             continue
         _, action = pick(active_buttons(message), rng)
         tap = await user.tap(message, by_action(action))
-        record = await tap.wait_answered(timeout=60)
+        record = tap.query
+        while not record.answered and time.monotonic() < until + 60:
+            changed = watch.fresh(chat.id)
+            if record.answered:
+                break
+            await _until(changed, 1.0)
         if record.answered_at is not None:
             samples.latencies.append(record.answered_at - record.created)
             if record.delivered_at is not None:
@@ -257,7 +320,9 @@ async def run(
                 "LOG_LEVEL": "ERROR",
             }
             profile = os.environ.get("BENCH_PROFILE")  # a file: cProfile the bot's process
-            wrap = ["-m", "cProfile", "-o", f"{profile}.{tables}"] if profile else []
+            wrap = ["-c", PROFILED] if profile else []
+            if profile:
+                env["BENCH_PROFILE_OUT"] = f"{profile}.{tables}"
             bots = []
             urls = []
             if database_url is not None:
@@ -295,13 +360,17 @@ async def run(
                 for user in humans:
                     await user.send(user.private_chat, "/klaverjas")
                 cpu0, wall0, epoch0 = _cpu_seconds(bot.pid), time.monotonic(), time.time()
+                fake0 = _cpu_seconds(os.getpid())
+                calls0 = len(api.calls)
                 kids0 = sum(_cpu_seconds(p) for p in _children(bot.pid))
                 until = time.monotonic() + seconds
+                watch = ChatWatch(api)
                 players = [
-                    asyncio.create_task(_player(api, u, random.Random(i), until, samples))
+                    asyncio.create_task(_player(api, watch, u, random.Random(i), until, samples))
                     for i, u in enumerate(humans)
                 ]
                 extras = [
+                    asyncio.create_task(watch.run()),
                     asyncio.create_task(_probe(api, probers, until, samples)),
                     asyncio.create_task(_sample_memory(bot.pid, samples, until)),
                 ]
@@ -311,6 +380,9 @@ async def run(
                         await crowd[i % 30].send(busy, "/help" if i % 2 else "/score")
                 await asyncio.gather(*players, return_exceptions=True)
                 cpu1, wall1, epoch1 = _cpu_seconds(bot.pid), time.monotonic(), time.time()
+                fake1 = _cpu_seconds(os.getpid())
+                calls = sum(1 for c in list(api.calls)[calls0:] if c.method != "getUpdates")
+                extras[0].cancel()
                 kids1 = sum(_cpu_seconds(p) for p in _children(bot.pid))
                 await asyncio.gather(*extras, return_exceptions=True)
             finally:
@@ -344,9 +416,11 @@ async def run(
         "moves_over_5s": sum(1 for x in delays if x > 5.0),
         "moves": moves,
         "moves_per_s": moves / (wall1 - wall0),
+        "tg_calls_per_move": calls / moves if moves else 0.0,
         "cpu_ms_per_move": cpu / moves * 1000 if moves else 0.0,
         "cpu_pct": cpu / (wall1 - wall0) * 100,
         "workers_cpu_s": kids1 - kids0,
+        "fake_cpu_pct": (fake1 - fake0) / (wall1 - wall0) * 100,
         "memory_mb": samples.rss_max / 1024,
         "error_lines": len(errors),
         "pool_errors": sum(1 for line in errors if "Broken" in line),
@@ -374,9 +448,11 @@ COLUMNS = [
     ("move_max_s", "move max s", "{:.2f}"),
     ("moves_over_5s", ">5s", "{:.0f}"),
     ("moves", "moves", "{:.0f}"),
+    ("tg_calls_per_move", "calls/move", "{:.2f}"),
     ("cpu_ms_per_move", "cpu/move ms", "{:.2f}"),
     ("cpu_pct", "cpu %", "{:.0f}"),
     ("workers_cpu_s", "workers cpu s", "{:.0f}"),
+    ("fake_cpu_pct", "fake cpu %", "{:.0f}"),
     ("memory_mb", "MB", "{:.0f}"),
     ("error_lines", "errors", "{:.0f}"),
 ]
