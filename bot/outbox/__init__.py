@@ -464,6 +464,8 @@ class Outbox(OutboxCalls):
                     if overall:  # the bot's own budget is full: queue up, wake in turn
                         self._join_line(chat_id, chat)
                         wait += self._line.index(chat_id) * self.budget.overall_gap
+                    else:  # the chat's own budget: nobody else waits for this chat
+                        self._leave_line(chat_id)
                     await self._doze(chat, min(wait, 1.0))
                     continue
                 self._leave_line(chat_id)
@@ -533,8 +535,10 @@ class Outbox(OutboxCalls):
 
     def _pick(self, chat_id: int, chat: ChatQueue) -> tuple[Job | None, float, bool]:
         """The next job that may run now (a lobby's first, then in order; table edits give
-        way to the rest when the table's share is used up), else how long until one may,
-        and whether the bot's overall budget (not the chat's own) is what it waits for."""
+        way to the rest when the table's share is used up; while a post waits for the bot's
+        overall budget in another chat, only posts take that budget), else how long until one
+        may, and whether the bot's overall budget (not the chat's own) is what it waits
+        for."""
         now = self.budget.clock()
         waits: list[tuple[float, bool]] = []
         lobbies = [j for j in chat.jobs if j.surface is not None and j.surface.lobby]
@@ -548,6 +552,8 @@ class Outbox(OutboxCalls):
             else:
                 own = self.budget.chat_wait(chat_id, table=table, lobby=lobby)
                 overall = self.budget.overall_wait(table=table)
+                if overall <= 0 and job.kind is not Kind.POST and self._posts_in_line - {chat_id}:
+                    overall = self.budget.overall_gap  # a reply elsewhere waits: it goes first
                 if own <= 0 and overall <= 0:
                     return job, 0.0, False
                 waits.append((max(own, overall), overall > own))
