@@ -67,6 +67,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -294,7 +295,7 @@ async def run(
     fake_niceness: int = 0,
     database_url: str | None = None,
     bot_workers: int = 1,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """``tables`` private tables for ``seconds``; returns the measurements. ``database_url``:
     a PostgreSQL database for ``bot_workers`` webhook workers (None: one polling process on
     an SQLite file)."""
@@ -381,7 +382,9 @@ async def run(
                 await asyncio.gather(*players, return_exceptions=True)
                 cpu1, wall1, epoch1 = _cpu_seconds(bot.pid), time.monotonic(), time.time()
                 fake1 = _cpu_seconds(os.getpid())
-                calls = sum(1 for c in list(api.calls)[calls0:] if c.method != "getUpdates")
+                made = [c.method for c in list(api.calls)[calls0:] if c.method != "getUpdates"]
+                calls = len(made)
+                methods = {m: made.count(m) for m in sorted(set(made))}
                 extras[0].cancel()
                 kids1 = sum(_cpu_seconds(p) for p in _children(bot.pid))
                 await asyncio.gather(*extras, return_exceptions=True)
@@ -424,6 +427,7 @@ async def run(
         "memory_mb": samples.rss_max / 1024,
         "error_lines": len(errors),
         "pool_errors": sum(1 for line in errors if "Broken" in line),
+        "calls_by_method": methods,
     }
 
 
@@ -458,7 +462,7 @@ COLUMNS = [
 ]
 
 
-def _table(results: list[dict[str, float]]) -> str:
+def _table(results: list[dict[str, Any]]) -> str:
     """The results as a Markdown table, one row per number of tables."""
     head = "| " + " | ".join(title for _, title, _ in COLUMNS) + " |"
     rule = "|" + "|".join("---" for _ in COLUMNS) + "|"
@@ -515,7 +519,8 @@ def main() -> None:
             if server is not None:
                 server.stop()
         results.append(result)
-        line = " ".join(f"{k}={v:.3g}" for k, v in result.items())
+        line = " ".join(f"{k}={v:.3g}" if isinstance(v, float | int) else f"{k}={v}"
+                        for k, v in result.items())  # fmt: skip
         print(line, file=sys.stderr, flush=True)
     where = f", postgres, {args.bot_workers} bot workers" if args.postgres else ", SQLite"
     flood = ", flood" if args.flood else ""
