@@ -1,12 +1,14 @@
 """Callback queries (button taps): decode into a typed tap, call one service method, answer
-exactly once, then hand the outcome to the table driver. Stale, forged or foreign taps get a
+exactly once (a legal move as soon as it is known to be legal, before it is written), then
+hand the outcome to the table driver. Stale, forged or foreign taps get a
 short translated alert and change nothing (``design.md`` §4)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from telegram import Message, Update
@@ -96,9 +98,19 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, ReviewPlay):
         await on_review_button(update, context, tap, tr)
         return
-    out = await _dispatch(update, context, tap)
+    early: list[asyncio.Task[None]] = []
+
+    def accepted(out: Outcome) -> None:  # a legal move: answered before it is written
+        early.append(asyncio.ensure_future(_answer(update, context, tr, out)))
+
+    try:
+        out = await _dispatch(update, context, tap, accepted)
+    finally:
+        if early:
+            await early[0]
     data = context.app_data
-    await _answer(update, context, tr, out, await _players(context, out))
+    if not early:
+        await _answer(update, context, tr, out, await _players(context, out))
     if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
         await data.presenter.hand_again(out.game_id, query.from_user.id)
         return
@@ -131,9 +143,13 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     return chat_id == user_id and played
 
 
-async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
+async def _dispatch(
+    update: Update, context: Context, tap: Tap, accepted: Callable[[Outcome], None]
+) -> Outcome:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
-    only changes the message)."""
+    only changes the message). ``accepted``: called by a move's service call once the move is
+    legal, before it is written (:meth:`bot.service.GameService.act`), so that the tap is
+    answered first."""
     query = update.callback_query
     assert query is not None
     user_id = query.from_user.id
@@ -151,7 +167,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
         case Move():
-            return await service.act(tap.game_id, tap.version, user_id, payload)
+            return await service.act(tap.game_id, tap.version, user_id, payload, accepted)
         case Reclaim(seat):
             table = await service.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
