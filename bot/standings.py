@@ -32,6 +32,7 @@ from openskill.models import PlackettLuce
 
 from engine.cards import Team
 from engine.game import GameState
+from engine.klammern import KlammernScore
 from engine.rules import RoundScore
 from storage import Game, GameStatus, SeatKind
 from storage.stats_rows import GameRecord, PlayerResult, Rating, ResultKind
@@ -118,7 +119,7 @@ def _rounds(state: GameState, team: Team) -> tuple[int, ...]:
             against += int(result.score[other])
             roem += int(result.roem[team])
             pits += result.pit is team
-        else:  # Klammern: the round's points, not its small points (§9.5-9.8)
+        elif isinstance(result, KlammernScore):  # the round's points, not its small ones (§9.8)
             points += int(result.points[team])
             against += int(result.points[other])
             roem += int(result.declaration_points[team]) + int(result.bella[team])

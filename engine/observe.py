@@ -124,7 +124,7 @@ def _observe_round(
     """:func:`observe_round` with ``totals`` and ``small_points`` the observation may keep."""
     proposed: Card | None = None
     settings = state.settings
-    klammern = state.klammern
+    klammern = kplay.klammern_state(state)
     mode = settings.trump_selection
     deal = state.deal
     dealer = deal.dealer

@@ -109,7 +109,7 @@ def round_export(state: RoundState, tally: Tally | None = None) -> dict[str, Any
 
 
 def _klammern_round_export(state: RoundState, tally: Tally | None) -> dict[str, Any]:
-    km = state.klammern
+    km = kplay.klammern_state(state)
     assert km is not None
     result = state.result
     card_points = state.team_card_points()

@@ -6,14 +6,19 @@ when everybody passed (§9.3). ``legal_actions()`` and ``apply()`` share one leg
 ``apply`` returns ``(new_state, events)`` or raises :class:`~engine.errors.IllegalAction` and
 leaves the state as it was.
 
-Klammern is the same machine with ``klammern`` set (a :class:`KlammernState`, None for
-Klaverjassen): declarations, bella, contra and re are hooks in :mod:`engine.klammern.play`.
+Klammern is the same machine with ``klammern`` set (the variant's public state, None for
+Klaverjassen): declarations, bella, contra and re are hooks of a :class:`RoundVariant`, an
+interface this module owns and a variant implements and registers
+(:func:`register_variant`; :mod:`engine.klammern` registers Klammern for
+``RoemMode.DECLARATIONS`` when it is imported, which :mod:`engine` does). The round imports no
+variant (``docs/design.md`` §2).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TypeAlias
+from typing import Protocol, TypeAlias
 
 from engine.actions import (
     PLAY,
@@ -46,9 +51,6 @@ from engine.events import (
     TrumpChosen,
 )
 from engine.fastinit import fast_init, fast_new
-from engine.klammern import play as kplay
-from engine.klammern.play import KlammernState
-from engine.klammern.scoring import KlammernScore
 from engine.phase import Phase
 from engine.rules import (
     _POINTS_BY_TRUMP,
@@ -64,11 +66,121 @@ from engine.rules import (
 )
 from engine.settings import FirstLead, RoemMode, Settings, TrumpSelection
 
-__all__ = ["Phase", "RoundResult", "RoundState", "Trick"]
+__all__ = [
+    "Phase",
+    "RoundResult",
+    "RoundState",
+    "RoundVariant",
+    "Trick",
+    "VariantResult",
+    "VariantState",
+    "register_variant",
+]
 
-RoundResult: TypeAlias = RoundScore | KlammernScore
-"""A scored round: :class:`~engine.rules.RoundScore` (Klaverjassen, §6) or
-:class:`~engine.klammern.KlammernScore` (Klammern, §9.8). Both have ``score`` (what the sheet
+
+class VariantResult(Protocol):
+    """A variant's scored round (Klammern: :class:`~engine.klammern.KlammernScore`, §9.8)."""
+
+    @property
+    def playing_team(self) -> Team:
+        """The maker's team."""
+        ...
+
+    @property
+    def score(self) -> Mapping[Team, int]:
+        """What the sheet writes per team (Klammern: small points)."""
+        ...
+
+    @property
+    def nat(self) -> bool:
+        """The playing team failed / lost the round."""
+        ...
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form with team keys ``"NS"``/``"EW"``."""
+        ...
+
+
+class VariantState(Protocol):
+    """A variant's public part of a round in play (Klammern:
+    :class:`~engine.klammern.KlammernState`): a frozen value the round carries along in
+    ``RoundState.klammern`` and never reads."""
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able form."""
+        ...
+
+
+class RoundVariant(Protocol):
+    """The hooks by which a variant adds moves to the play of a round (Klammern's
+    declarations, bella, contra and re, ``rules.md`` §9.5–9.7). The round calls them only
+    while ``state.klammern`` is not None; each gets the round state and returns new states
+    and events as :meth:`RoundState.apply` does."""
+
+    def new_state(self) -> VariantState:
+        """The variant's part of a new round."""
+        ...
+
+    def call_actions(self, state: RoundState, seat: Seat) -> list[Action]:
+        """Calls ``seat`` may make now, in or out of turn (Klammern: contra, re, a pass
+        that declines them)."""
+        ...
+
+    def declare_actions(self, state: RoundState, seat: Seat) -> list[Action]:
+        """Announcements the seat to play may make before its card (declarations)."""
+        ...
+
+    def bella_actions(self, state: RoundState, seat: Seat, legal: int) -> list[Action]:
+        """Card plays with an announcement, ``legal`` the seat's legal card mask (bella)."""
+        ...
+
+    def apply_call(self, state: RoundState, action: Action) -> tuple[RoundState, list[Event]]:
+        """Apply a call or declaration (not a card).
+
+        Raises:
+            IllegalAction: when it is not allowed now.
+        """
+        ...
+
+    def before_card(
+        self, state: RoundState, action: PlayCard, seat: Seat
+    ) -> tuple[RoundState, list[Event]]:
+        """What comes with a legal card (announcements); the state to play it from.
+
+        Raises:
+            IllegalAction: for an announcement that is not allowed.
+        """
+        ...
+
+    def after_card(self, before: RoundState, after: RoundState, events: list[Event]) -> list[Event]:
+        """``events`` plus what follows the card (the comparison of declarations)."""
+        ...
+
+    def round_result(self, state: RoundState) -> VariantResult:
+        """Score the finished round."""
+        ...
+
+
+_VARIANTS: dict[RoemMode, RoundVariant] = {}
+"""The registered variants by the roem mode that selects them (:func:`register_variant`)."""
+
+
+def register_variant(roem: RoemMode, variant: RoundVariant) -> None:
+    """Play rounds whose settings have ``roem`` with ``variant``'s hooks (the last
+    registration wins)."""
+    _VARIANTS[roem] = variant
+
+
+def _variant(roem: RoemMode) -> RoundVariant:
+    try:
+        return _VARIANTS[roem]
+    except KeyError:
+        raise LookupError(f"no round variant registered for roem mode {roem.value!r}") from None
+
+
+RoundResult: TypeAlias = RoundScore | VariantResult
+"""A scored round: :class:`~engine.rules.RoundScore` (Klaverjassen, §6) or a variant's
+(:class:`~engine.klammern.KlammernScore`, Klammern, §9.8). Both have ``score`` (what the sheet
 writes per team: points, or small points), ``nat`` (the playing team failed / lost) and
 ``to_dict()``."""
 
@@ -152,7 +264,7 @@ class RoundState:
     tricks: tuple[Trick, ...]
     claimed: tuple[bool, ...]
     result: RoundResult | None
-    klammern: KlammernState | None
+    klammern: VariantState | None
 
     # --- construction ----------------------------------------------------------------------
 
@@ -173,7 +285,9 @@ class RoundState:
             tricks=(),
             claimed=(),
             result=None,
-            klammern=KlammernState() if settings.roem is _ROEM_DECLARATIONS else None,
+            klammern=(
+                _variant(settings.roem).new_state() if settings.roem is _ROEM_DECLARATIONS else None
+            ),
         )
         events: list[Event] = []
         if settings.trump_selection is TrumpSelection.KLAMMERN:
@@ -294,20 +408,19 @@ class RoundState:
             to_play = SEATS[(self.leader + len(self.trick)) & 3]
             if seat is None:
                 seat = to_play
-            calls = kplay.call_actions(self, seat)
+            variant = _VARIANTS[_ROEM_DECLARATIONS]
+            calls = variant.call_actions(self, seat)
             if seat != to_play:
                 return tuple(calls)
             if not self.tricks:
-                calls.extend(kplay.declare_actions(self, seat))
+                calls.extend(variant.declare_actions(self, seat))
             t = _PLAYS_BY_BYTE[seat]
             memo = _DUTY_MEMO[0]
             m = (memo[1] if memo[0] is self else self._duty()).legal
             plays = t[0][m & 0xFF] + t[1][m >> 8 & 0xFF] + t[2][m >> 16 & 0xFF] + t[3][m >> 24]
-            kq = kplay.KQ_BY_TRUMP[self.trump]  # type: ignore[index]
-            if self.hands[seat] & kq == kq:  # bella_actions' first test, without the call
-                bella = kplay.bella_actions(self, seat, m)
-                if bella:
-                    return (*calls, *plays, *bella)
+            bella = variant.bella_actions(self, seat, m)
+            if bella:
+                return (*calls, *plays, *bella)
             if not calls:
                 return plays
             return (*calls, *plays)
@@ -320,7 +433,7 @@ class RoundState:
         if self.claimable_roem() and self.tricks[-1].winner.team is seat.team:
             out.append(ClaimRoem(seat))
         if km is not None and self.phase is _PLAY:
-            out.extend(kplay.call_actions(self, seat))
+            out.extend(_VARIANTS[_ROEM_DECLARATIONS].call_actions(self, seat))
         if seat != to_act:
             return tuple(out)
         if self.phase is _BIDDING:
@@ -330,7 +443,7 @@ class RoundState:
             return tuple(out)
         legal = self.legal_cards_mask()
         if km is not None:
-            out.extend(kplay.declare_actions(self, seat))
+            out.extend(_VARIANTS[_ROEM_DECLARATIONS].declare_actions(self, seat))
         plays = PLAY[seat]
         m = legal
         while m:
@@ -338,7 +451,7 @@ class RoundState:
             out.append(plays[low.bit_length() - 1])
             m ^= low
         if km is not None:
-            out.extend(kplay.bella_actions(self, seat, legal))
+            out.extend(_VARIANTS[_ROEM_DECLARATIONS].bella_actions(self, seat, legal))
         return tuple(out)
 
     def team_card_points(self) -> dict[Team, int]:
@@ -413,9 +526,11 @@ class RoundState:
         if isinstance(action, Declare | Contra | Re):
             if self.klammern is None:
                 raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
-            return kplay.apply_call(self, action)
+            return _VARIANTS[_ROEM_DECLARATIONS].apply_call(self, action)
         if isinstance(action, Pass) and self.phase is _PLAY and self.klammern is not None:
-            return kplay.apply_call(self, action)  # declining contra or re (§9.7)
+            return _VARIANTS[_ROEM_DECLARATIONS].apply_call(
+                self, action
+            )  # declining contra or re (§9.7)
         if self.phase is _PLAY:
             raise IllegalAction(Reason.WRONG_PHASE, phase=self.phase.value)
         if self.phase is _BIDDING:
@@ -485,13 +600,14 @@ class RoundState:
         if not duty.legal & card.bit:
             raise IllegalAction(duty.reason, **self._duty_details(duty.legal, card))
         if self.klammern is not None:
+            variant = _VARIANTS[_ROEM_DECLARATIONS]
             if type(action) is PlayCard and not self.settings.auto_declare:
                 # A plain card, nothing announced with it (§9.5, §9.6): the common case.
                 after, events = self._advance(seat, card, [])
-                return after, kplay.after_card(self, after, events)
-            state, events = kplay.before_card(self, action, seat)
+                return after, variant.after_card(self, after, events)
+            state, events = variant.before_card(self, action, seat)
             after, events = state._advance(seat, card, events)
-            return after, kplay.after_card(self, after, events)
+            return after, variant.after_card(self, after, events)
         if type(action) is not PlayCard:
             raise IllegalAction(Reason.NOT_ALLOWED, action=action.kind)
         return self._advance(seat, card, [])
@@ -582,8 +698,8 @@ class RoundState:
             self.klammern,
         )
 
-    def with_klammern(self, klammern: KlammernState) -> RoundState:
-        """This state with the Klammern part ``klammern`` (``replace`` without its cost)."""
+    def with_klammern(self, klammern: VariantState) -> RoundState:
+        """This state with the variant's part ``klammern`` (``replace`` without its cost)."""
         return self._with(self.phase, self.result, klammern)
 
     def _duty_details(self, legal: int, card: Card) -> dict[str, object]:
@@ -616,7 +732,7 @@ class RoundState:
     def _score(self, events: list[Event]) -> tuple[RoundState, list[Event]]:
         assert self.maker is not None
         if self.klammern is not None:
-            return self._scored(kplay.round_result(self)), events
+            return self._scored(_VARIANTS[_ROEM_DECLARATIONS].round_result(self)), events
         result = score_round(
             self.maker.team,
             self.team_card_points(),
@@ -631,7 +747,7 @@ class RoundState:
         return self._with(_SCORED, result, self.klammern)
 
     def _with(
-        self, phase: Phase, result: RoundResult | None, klammern: KlammernState | None
+        self, phase: Phase, result: RoundResult | None, klammern: VariantState | None
     ) -> RoundState:
         """This state with ``phase``, ``result`` and ``klammern`` (``replace`` without its
         cost: it looks up the fields by name)."""

@@ -25,7 +25,7 @@ Windows (project decisions where §9 is silent, documented in the report and tes
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import cast
 
 from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import CARDS, SEATS, Card, Rank, Seat, Suit, Team, iter_bits, mask_of
@@ -43,9 +43,7 @@ from engine.fastinit import fast_init
 from engine.klammern.scoring import KlammernScore, score_klammern_round
 from engine.klammern.sequences import Declaration, best_team, by_team, runs
 from engine.phase import Phase
-
-if TYPE_CHECKING:
-    from engine.round import RoundState
+from engine.round import RoundState
 
 CONTRA_UNTIL_CARDS = 4
 """Contra may be called while at most this many cards have been played (§9.7)."""
@@ -113,7 +111,19 @@ block of a hand, interned (the runs of a hand in order, without building them on
 def _km(state: RoundState) -> KlammernState:
     km = state.klammern
     assert km is not None
-    return km
+    return cast(KlammernState, km)  # the round carries what new_state() made
+
+
+def klammern_state(state: RoundState) -> KlammernState | None:
+    """``state.klammern`` as the Klammern state it is (None for Klaverjassen).
+
+    Raises:
+        TypeError: when the round carries another variant's state.
+    """
+    km = state.klammern
+    if km is None or isinstance(km, KlammernState):
+        return km
+    raise TypeError(f"not a Klammern round: {type(km).__name__}")
 
 
 def cards_played(state: RoundState) -> int:
@@ -138,8 +148,7 @@ def _kq_of_trump(state: RoundState) -> int:
 def call_actions(state: RoundState, seat: Seat) -> list[Action]:
     """Contra or re that ``seat`` may call now, in or out of turn (§9.7); out of turn also
     :class:`Pass` to decline it (a seat that declined has no call left)."""
-    km = state.klammern
-    assert km is not None
+    km = _km(state)
     contra = km.contra
     n = 4 * len(state.tricks) + len(state.trick)
     if n > RE_UNTIL_CARDS or (n > CONTRA_UNTIL_CARDS and contra is None):
@@ -170,8 +179,7 @@ def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
     found = t[0][hand & 0xFF] + t[1][hand >> 8 & 0xFF] + t[2][hand >> 16 & 0xFF] + t[3][hand >> 24]
     if not found:
         return []
-    km = state.klammern
-    assert km is not None
+    km = _km(state)
     if not km.declarations:
         return list(found)
     done = km.declared_by(seat)
@@ -364,8 +372,7 @@ def declarations_winner(state: RoundState) -> Team | None:
     None before that or when nobody declared."""
     if not state.tricks or state.trump is None:
         return None
-    km = state.klammern
-    assert km is not None
+    km = _km(state)
     declarations, trump = km.declarations, state.trump
     memo = _WINNER_MEMO[0]
     if memo[0] is declarations and memo[1] is trump:
@@ -380,11 +387,10 @@ def declaration_points(state: RoundState) -> dict[Team, int]:
     trump = state.trump
     if not state.tricks or trump is None:
         return {_NS: 0, _EW: 0}
-    km = state.klammern
+    km = _km(state)
     memo = _POINTS_MEMO[0]
     if memo[0] is km and memo[1] is trump:
         return {_NS: memo[2], _EW: memo[3]}
-    assert km is not None
     team = declarations_winner(state)
     out = {_NS: 0, _EW: 0}
     if team is not None:
@@ -416,3 +422,17 @@ trick, while the declarations no longer change."""
 _POINTS_MEMO: list[tuple[object, object, int, int]] = [(None, None, 0, 0)]
 """The last :func:`declaration_points` computed (NS, EW), keyed by the identity of the
 Klammern state (its declarations) and the trump (one entry, as :data:`_WINNER_MEMO`)."""
+
+
+class KlammernVariant:
+    """Klammern as the round's :class:`engine.round.RoundVariant`: the hooks above
+    (registered for ``RoemMode.DECLARATIONS`` by :mod:`engine.klammern`)."""
+
+    new_state = staticmethod(KlammernState)
+    call_actions = staticmethod(call_actions)
+    declare_actions = staticmethod(declare_actions)
+    bella_actions = staticmethod(bella_actions)
+    apply_call = staticmethod(apply_call)
+    before_card = staticmethod(before_card)
+    after_card = staticmethod(after_card)
+    round_result = staticmethod(round_result)

@@ -28,6 +28,7 @@ from engine.ai.ismcts import IsmctsPlayer
 from engine.ai.strong import StrongPlayer
 from engine.cards import CARDS, SEATS, Seat, Suit
 from engine.game import GameState
+from engine.klammern import klammern_state
 from engine.observe import Observation, observe
 from engine.players import Player
 from engine.round import Phase
@@ -130,8 +131,9 @@ def _swap_unseen(game: GameState, viewer: Seat, data: st.DataObject) -> GameStat
     state = game.current
     assert state is not None
     public = state.deal.dealer_middle_card.bit if state.klammern is not None else 0
-    if state.klammern is not None:
-        for d in state.klammern.declarations:
+    km = klammern_state(state)
+    if km is not None:
+        for d in km.declarations:
             for c in d.cards:
                 public |= c.bit
         if state.trump is not None:

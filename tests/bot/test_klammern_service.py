@@ -17,7 +17,7 @@ from bot.taps import Move
 from engine.actions import Accept, Contra, Declare, Pass, Re
 from engine.cards import Seat
 from engine.game import GameState
-from engine.klammern import runs
+from engine.klammern import klammern_state, runs
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.settings import Settings
 from storage import open_repository
@@ -141,8 +141,9 @@ async def test_computers_wait_before_the_card_that_closes_a_humans_contra(
         assert not (await svc.run_computers(gid)).changed  # they keep waiting
         await _tap(svc, gid, "contra")
         _, after = await _load(svc, gid)
-        assert after.current is not None and after.current.klammern is not None
-        assert after.current.klammern.contra == SEAT
+        assert after.current is not None
+        km = klammern_state(after.current)
+        assert km is not None and km.contra == SEAT
         assert cards_played(after.current) > CONTRA_UNTIL_CARDS or after.to_act == SEAT
 
 
@@ -152,14 +153,16 @@ async def test_computers_wait_before_the_card_that_closes_a_humans_re(
     async for svc, gid in _table(tmp_path, 3, clock):
         table, state = await _until_awaited(svc, gid, Re)
         cur = state.current
-        assert cur is not None and cur.maker is not None and cur.klammern is not None
-        assert SEAT.team is cur.maker.team and cur.klammern.contra is not None
+        assert cur is not None and cur.maker is not None
+        km = klammern_state(cur)
+        assert km is not None and SEAT.team is cur.maker.team and km.contra is not None
         assert cards_played(cur) == RE_UNTIL_CARDS and awaited_seats(table, state) == [SEAT]
         assert not (await svc.run_computers(gid)).changed
         await _tap(svc, gid, "re")
         _, after = await _load(svc, gid)
-        assert after.current is not None and after.current.klammern is not None
-        assert after.current.klammern.re == SEAT
+        assert after.current is not None
+        km = klammern_state(after.current)
+        assert km is not None and km.re == SEAT
 
 
 async def test_no_contra_lets_the_computers_go_on(tmp_path: Path, clock: Clock) -> None:
@@ -169,7 +172,8 @@ async def test_no_contra_lets_the_computers_go_on(tmp_path: Path, clock: Clock) 
         table, state = await _load(svc, gid)
         assert Pass(SEAT) in state.log and not awaited_seats(table, state)
         cur = state.current
-        assert cur is not None and cur.klammern is not None and SEAT in cur.klammern.declined
+        km = klammern_state(cur) if cur is not None else None
+    assert km is not None and SEAT in km.declined
 
 
 async def test_a_timed_out_human_says_no_and_the_game_goes_on(tmp_path: Path, clock: Clock) -> None:

@@ -22,7 +22,14 @@ from engine.events import (
     ReCalled,
 )
 from engine.game import GameState
-from engine.klammern import KlammernScore, Tally, big_points, next_tally, score_klammern_round
+from engine.klammern import (
+    KlammernScore,
+    Tally,
+    big_points,
+    klammern_state,
+    next_tally,
+    score_klammern_round,
+)
 from engine.klammern.scoring import ZERO_TALLY, tallies
 from engine.observe import observe
 from engine.oracle import answer
@@ -58,7 +65,8 @@ def test_9_7_contra_only_by_a_defender_in_or_out_of_turn() -> None:
     assert exc.reason is Reason.WRONG_TEAM and exc.details["playing_team"] == "NS"
     after, events = state.apply(Contra(W))
     assert events == [ContraCalled(W)] and after.to_act == N
-    assert after.klammern is not None and after.klammern.contra == W
+    km = klammern_state(after)
+    assert km is not None and km.contra == W
 
 
 def test_9_7_contra_only_once() -> None:
@@ -110,7 +118,8 @@ def test_9_7_a_seat_not_to_play_may_say_no_to_contra() -> None:
     assert state.to_act == N
     after, events = state.apply(Pass(E))
     assert events == [Passed(E)]
-    assert after.klammern is not None and after.klammern.declined == (E,)
+    km = klammern_state(after)
+    assert km is not None and km.declined == (E,)
     assert after.legal_actions(E) == ()
     assert after.legal_actions(W) == (Contra(W), Pass(W))
     exc = refused(after, Contra(E))
@@ -120,7 +129,8 @@ def test_9_7_a_seat_not_to_play_may_say_no_to_contra() -> None:
     }
     assert refused(after, Pass(E)).reason is Reason.WRONG_PHASE
     after, _ = after.apply(Contra(W))  # the partner still may
-    assert after.klammern is not None and after.klammern.contra == W
+    km = klammern_state(after)
+    assert km is not None and km.contra == W
 
 
 def test_9_7_the_seat_to_play_declines_by_playing_not_by_passing() -> None:
@@ -151,8 +161,9 @@ def test_9_7_declining_replays_from_the_record() -> None:
     assert "pass" in to_record(game)["actions"][-1]
     again = replay(to_record(game))
     assert again == game
-    assert again.current is not None and again.current.klammern is not None
-    assert again.current.klammern.declined == (defender,)
+    assert again.current is not None
+    km = klammern_state(again.current)
+    assert km is not None and km.declined == (defender,)
     assert round_export(again.current)["declined"] == [int(defender)]
 
 
@@ -511,7 +522,8 @@ def test_random_players_play_whole_klammern_games() -> None:
 
 def test_start_of_a_klammern_round_has_no_declarations_yet() -> None:
     state = round_from(KLAMMERN, fixed_deal(3, KL_HANDS))
-    assert state.klammern is not None and state.klammern.declarations == ()
+    km = klammern_state(state)
+    assert km is not None and km.declarations == ()
     assert isinstance(state, RoundState) and state.phase is Phase.BIDDING
     with pytest.raises(IllegalAction):
         state.apply(PlayCard(N, card("AS")))

@@ -14,7 +14,7 @@ from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import CARDS, SEATS, Rank, Team, cards_of, mask_of
 from engine.deal import deal, round_rng
 from engine.errors import IllegalAction
-from engine.klammern import KlammernScore, runs, sequence_value
+from engine.klammern import KlammernScore, klammern_state, runs, sequence_value
 from engine.klammern.sequences import best_team, by_team
 from engine.observe import observe
 from engine.players import RandomPlayer
@@ -81,7 +81,7 @@ def test_klammern_round_8_tricks_162_points_and_consistent_result(auto: bool, se
     assert len(state.tricks) == 8 and len(played) == 32 and all(h == 0 for h in state.hands)
     assert sum(t.points for t in state.tricks) == TOTAL_CARD_POINTS
     r = state.result
-    km = state.klammern
+    km = klammern_state(state)
     assert isinstance(r, KlammernScore) and km is not None and state.trump is not None
     assert sum(r.card_points.values()) == TOTAL_CARD_POINTS and sum(r.tricks.values()) == 8
     seen: set[int] = set()

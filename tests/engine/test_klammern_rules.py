@@ -29,6 +29,7 @@ from engine.klammern import (
     KlammernScore,
     declaration_key,
     declaration_points,
+    klammern_state,
     runs,
     sequence_value,
 )
@@ -360,7 +361,8 @@ def test_9_5_auto_declare_declares_every_sequence_with_the_first_card() -> None:
         Declared(W, cards("QC KC AC"), 20),
     ]
     assert events[-1] == DeclarationsCompared(Team.NS, 70)  # North's fifty and South's terz
-    assert state.klammern is not None and len(state.klammern.declarations) == 5
+    km = klammern_state(state)
+    assert km is not None and len(km.declarations) == 5
 
 
 # --- §9.6 bella ----------------------------------------------------------------------------------
@@ -374,7 +376,8 @@ def test_9_6_bella_is_announced_with_the_first_of_king_and_queen_of_trump() -> N
     ]
     state, events = state.apply(Bella(N, card("QH")))
     assert events == [BellaAnnounced(N, card("QH")), CardPlayed(N, card("QH"))]
-    assert state.klammern is not None and state.klammern.bella == N
+    km = klammern_state(state)
+    assert km is not None and km.bella == N
     assert observe(state, E).klammern == state.klammern
     done = play_round_randomly(state, random.Random(4))
     assert isinstance(done.result, KlammernScore)

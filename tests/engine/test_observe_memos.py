@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine.bidding import bid_status
 from engine.cards import Team
 from engine.game import GameState
-from engine.klammern import KlammernScore
+from engine.klammern import KlammernScore, klammern_state
 from engine.klammern.scoring import tallies
 from engine.klammern.sequences import best_team, by_team
 from engine.observe import Observation, observe
@@ -82,10 +82,11 @@ def _check(game: GameState, obs: Observation) -> None:
     assert obs.totals == (dict(last.big) if last else {NS: 0, EW: 0})
     assert obs.small_points == (dict(last.small) if last else {NS: 0, EW: 0})
     declared = {NS: 0, EW: 0}
-    if state.tricks and state.trump is not None:
-        team = best_team(by_team(state.klammern.declarations), state.trump)
+    km = klammern_state(state)
+    if state.tricks and state.trump is not None and km is not None:
+        team = best_team(by_team(km.declarations), state.trump)
         if team is not None:
-            declared[team] = sum(d.points for d in state.klammern.declarations if d.team is team)
+            declared[team] = sum(d.points for d in km.declarations if d.team is team)
     assert obs.declaration_points == declared
 
 

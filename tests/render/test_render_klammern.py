@@ -24,7 +24,7 @@ from engine.cards import SEATS, Seat, Team
 from engine.errors import IllegalAction, Reason
 from engine.events import Event
 from engine.game import GameState
-from engine.klammern import runs
+from engine.klammern import klammern_state, runs
 from engine.observe import observe
 from engine.round import Phase
 from engine.settings import Settings
@@ -275,7 +275,8 @@ def _refusals() -> list[IllegalAction]:
             tries = [Contra(seat), Re(seat), Pass(seat)]
             tries += [Bella(seat, c) for c in hand[:2]]
             tries += [Declare(seat, hand[:3]), *(Declare(seat, r) for r in runs(cur.hands[seat]))]
-            made = cur.klammern.declarations if cur.klammern else ()
+            km = klammern_state(cur)
+            made = km.declarations if km else ()
             tries += [Declare(seat, d.cards) for d in made]
             for action in tries:
                 try:
