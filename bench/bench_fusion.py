@@ -12,7 +12,7 @@ The bench plays the tournament's duplicate games (:func:`engine.ai.tournament.du
 ``strong`` searching by its node budget only, so the games are deterministic, against
 ``--b``) and, at every decision where strong searched, takes the very worlds it solved, with
 their weights (:attr:`engine.ai.strong.Evaluation.weights`), and follows each legal card one
-decision deep (:func:`engine.ai.dd.solve_next`: the others' double-dummy replies, then the
+decision deep (:func:`lab.fusion.solve_next`: the others' double-dummy replies, then the
 value of each of strong's next cards). Two aggregations of the same weighted worlds, in
 strong's utility (the round score, ``rules.md`` §6, as :class:`engine.ai.strong.StrongPlayer`):
 
@@ -47,7 +47,10 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lab/ beside engine/
 
 from engine.ai import dd, level_arg, make_player
 from engine.ai.knowledge import Knowledge
@@ -56,6 +59,7 @@ from engine.ai.tournament import duplicate_rows
 from engine.cards import Team
 from engine.observe import Observation
 from engine.settings import PRESETS, RoemMode, Settings
+from lab.fusion import NextPlay, solve_next
 
 Row = dict[str, float]
 """One decision: ``cards_left``, ``worlds``, ``changed`` (0/1), ``loss``, ``gap``,
@@ -63,11 +67,11 @@ Row = dict[str, float]
 
 
 def aggregate(
-    plays: Sequence[dict[int, dd.NextPlay]],
+    plays: Sequence[dict[int, NextPlay]],
     utility: Callable[[int], float],
     weights: Sequence[float] | None = None,
 ) -> tuple[dict[int, float], dict[int, float], float]:
-    """The two aggregations of the module docstring over the worlds' :func:`dd.solve_next`
+    """The two aggregations of the module docstring over the worlds' :func:`lab.fusion.solve_next`
     plays, each world with its weight (``weights``, as :class:`Evaluation`'s; None: 1 each):
     ``(pimc, infoset, shared)``, card → weighted mean utility each (``utility(value)`` turns
     a solver value into the player's utility), and the share of (world, card) pairs in a group
@@ -149,7 +153,7 @@ class Measured(StrongPlayer):
         for args, kwargs in calls:
             opts = {k: v for k, v in kwargs.items() if k in dd.Options.__annotations__}
             objective = opts.get("objective", "diff")
-            plays.append(dd.solve_next(*args, **opts).plays)
+            plays.append(solve_next(*args, **opts).plays)
 
         def utility(v: int) -> float:
             return _utility(v, objective, False, playing, me, total_est, 1)

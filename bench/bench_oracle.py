@@ -28,11 +28,14 @@ import random
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lab/ beside engine/
 
 import engine.ai.strong as strong_mod
 from engine.actions import Action
 from engine.ai import make_player
-from engine.ai.knowledge import Knowledge, knowledge, reveal
+from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.sampler import WorldSampler, enumerate_worlds
 from engine.ai.strong import StrongPlayer
 from engine.ai.tournament import ci95, duplicate_rows
@@ -41,6 +44,7 @@ from engine.observe import Observation
 from engine.players import Player
 from engine.round import RoundState
 from engine.settings import Settings
+from lab.reveal import reveal
 
 _TRUTH: list[tuple[int, int, int, int] | None] = [None]
 
@@ -61,7 +65,7 @@ _REVEAL: list[tuple[tuple[int, int, int, int], tuple[int, ...]] | None] = [None]
 
 def _revealed_knowledge(obs: Observation) -> Knowledge:
     """``knowledge`` for a :class:`Revealed` player: the shown seats' hands as sure cards
-    (:func:`engine.ai.knowledge.reveal`)."""
+    (:func:`lab.reveal.reveal`)."""
     k = knowledge(obs)
     shown = _REVEAL[0]
     if shown is None:

@@ -33,11 +33,14 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lab/ beside engine/
 
 from engine.actions import Action, PlayCard
 from engine.ai import level_arg, make_player
 from engine.ai.basic import legal_cards
-from engine.ai.knowledge import knowledge, reveal
+from engine.ai.knowledge import knowledge
 from engine.ai.strong import StrongPlayer
 from engine.ai.tournament import ci95, duplicate_rows
 from engine.cards import Seat
@@ -46,6 +49,7 @@ from engine.phase import Phase
 from engine.players import Player
 from engine.round import RoundState
 from engine.settings import PRESETS, Settings
+from lab.reveal import reveal
 
 Row = tuple[str, str, int, int, float]
 """One decision: ``(player "a" or "b", role "playing" or "defenders", trick 1..8, position
@@ -57,7 +61,7 @@ _ORACLE = StrongPlayer(max_worlds=1, node_budget=None, time_budget_ms=None, tie_
 def oracle_values(obs: Observation, hands: Sequence[int]) -> dict[int, float]:
     """The double-dummy value of every legal card of ``obs`` in the true deal ``hands``, as
     strong's utility for the viewer's team (module docstring), points: strong's evaluation with
-    every other hand shown (:func:`engine.ai.knowledge.reveal`), so its one world is the deal."""
+    every other hand shown (:func:`lab.reveal.reveal`), so its one world is the deal."""
     assert obs.seat is not None
     me = int(obs.seat)
     shown = reveal(knowledge(obs), hands, [s for s in range(4) if s != me])

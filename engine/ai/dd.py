@@ -11,8 +11,6 @@ API::
     solve(hands, trump, leader, trick=(), **options) -> SolveResult(value, best_card, nodes)
     solve_moves(hands, trump, leader, trick=(), **options)
         -> MovesResult(seat, values: dict[card, value], nodes)
-    solve_next(hands, trump, leader, trick=(), **options)
-        -> NextResult(seat, plays: dict[card, NextPlay(value, replies, next_values)], nodes)
     null_window(hands, trump, leader, trick=(), *, threshold, team=0, **options)
         -> NullResult(exceeds: bool, bound, nodes)
     exceeds(hands, trump, leader, trick=(), *, threshold, team=0, **options) -> bool
@@ -426,22 +424,12 @@ def _exact(
     guess: int = 0,
     lim: _Limits | None = None,
     spent: int = 0,
-    nat_floor: bool = False,
 ) -> tuple[int, int, int]:
     """Exact value of ``st`` for its objective; see the module docstring for the nat phase.
 
-    ``lim``/``spent``: as for :func:`_mtd` (raises :class:`_Abandoned`). ``nat_floor``
-    (``"diff"`` objective with a known playing team): a value on the nat side is only
-    proven to be there and reported as 0 (§6.3: the playing team is nat at NS − EW ≤ 0
-    when NS plays, ≥ 0 when EW plays; its size then does not count).
+    ``lim``/``spent``: as for :func:`_mtd` (raises :class:`_Abandoned`).
     """
-    bounds = _diff_bounds(st)
-    if nat_floor and st.mode == MODE_DIFF and st.playing in (0, 1):
-        lo, hi = bounds
-        bounds = (max(lo, 0), max(hi, 0)) if st.playing == 0 else (min(lo, 0), min(hi, 0))
-    v, best, nodes = _mtd(st, MODE_DIFF, guess, bounds, new_tt, lim, spent)
-    if nat_floor and st.mode == MODE_DIFF and (v <= 0 if st.playing == 0 else v >= 0):
-        return 0, best, nodes
+    v, best, nodes = _mtd(st, MODE_DIFF, guess, _diff_bounds(st), new_tt, lim, spent)
     if st.mode == MODE_DIFF or ((v > 0) if st.playing == 0 else (v < 0)):
         return v, best, nodes  # made: the round-score difference equals the point difference
     # Nat for the playing team: the value is ∓ the final total of the best nat line, which
@@ -477,16 +465,12 @@ def solve_moves(
     *,
     max_nodes: int | None = None,
     deadline: float | None = None,
-    nat_floor: bool = False,
     **options: Unpack[Options],
 ) -> MovesResult:
     """Exact value (NS − EW) after each legal card of the player to move (PIMC input).
 
     The root value is the max (NS to move) or min (EW to move) of these values. Each value is
     a full solve of the position after the card; the table is shared between them.
-    ``nat_floor``: with the ``"diff"`` objective and a known playing team, a card that leaves
-    the playing team nat gets the value 0 (nat is proven, its margin not computed: cheaper,
-    and all the nat rule needs, §6.3).
 
     ``max_nodes`` (total search nodes) and ``deadline`` (a :func:`time.perf_counter` value):
     when either is reached, even inside a search, the call ends and ``values`` holds only the
@@ -504,88 +488,13 @@ def solve_moves(
     for c in range(32):
         if legal >> c & 1:
             try:
-                guess, _, n = _exact(_play(st, c), not values, guess, lim, nodes, nat_floor)
+                guess, _, n = _exact(_play(st, c), not values, guess, lim, nodes)
             except _Abandoned as e:
                 nodes = e.nodes
                 break
             values[c] = guess
             nodes += n
     return MovesResult(_to_move(st), values, nodes)
-
-
-class NextPlay(NamedTuple):
-    """One legal card of :func:`solve_next`: ``value`` as in :func:`solve_moves`; ``replies``,
-    the other seats' double-dummy best cards after it until the same player is to move again,
-    in play order (0 to 6: the rest of this trick, then the next trick's cards before its
-    turn, which depends on who wins this one; none when its hand is then empty);
-    ``next_values``, the value after each legal card of that player at
-    its next decision (empty when it has none)."""
-
-    value: int
-    replies: tuple[int, ...]
-    next_values: dict[int, int]
-
-
-class NextResult(NamedTuple):
-    """:func:`solve_next`'s answer: the ``seat`` to move, a :class:`NextPlay` per legal card,
-    ``nodes`` searched in total."""
-
-    seat: int
-    plays: dict[int, NextPlay]
-    nodes: int
-
-
-def solve_next(
-    hands: Sequence[int],
-    trump: int,
-    leader: int,
-    trick: Sequence[tuple[int, int]] = (),
-    **options: Unpack[Options],
-) -> NextResult:
-    """Every legal card of the player to move, followed one decision deep: its exact value,
-    the other seats' replies of a double-dummy line after it, and the exact value of each card
-    of the player's next decision at the end of that line.
-
-    What it is for: measuring strategy fusion at the root (``bench/bench_fusion.py``). PIMC
-    takes a card's value in a world as if the player chose its next card knowing that world;
-    a player who must choose one card for every world that leads to the same next decision
-    (the same replies) gets at most that. The value is kept along the line: ``value`` is the
-    best of ``next_values`` for the player (the max for NS, the min for EW) whenever those
-    exist. The replies are one best line of several when they tie (the solver's choice). One
-    table is shared by all the searches of the call (no limits).
-
-    Raises:
-        ValueError, TypeError: as :func:`solve`.
-    """
-    st = _prepare(hands, trump, leader, trick, options)
-    me = _to_move(st)
-    legal = _legal(st)
-    plays: dict[int, NextPlay] = {}
-    nodes = 0
-    first = True
-    for a in range(32):
-        if not legal >> a & 1:
-            continue
-        after = _play(st, a)
-        value, _, n = _exact(after, first)
-        first = False
-        nodes += n
-        replies: list[int] = []
-        t = after
-        while t.hands[me] and _to_move(t) != me:
-            _, card, n = _exact(t, False, value)
-            nodes += n
-            replies.append(card)
-            t = _play(t, card)
-        next_values: dict[int, int] = {}
-        if t.hands[me]:
-            mine = _legal(t)
-            for b in range(32):
-                if mine >> b & 1:
-                    next_values[b], _, n = _exact(_play(t, b), False, value)
-                    nodes += n
-        plays[a] = NextPlay(value, tuple(replies), next_values)
-    return NextResult(me, plays, nodes)
 
 
 def null_window(

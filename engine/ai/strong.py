@@ -11,8 +11,7 @@ Each card decision:
    card-location model (:mod:`engine.ai.locations`: what the bidding and every card played so
    far say about who holds the rest; enumerated worlds are weighted by it), elsewhere
    uniformly. Then they are weighted by how likely each makes the others' bids
-   (:mod:`engine.ai.inference`; ``candidates`` drawn, ``max_worlds`` resampled by weight), and
-   with ``play_beta`` also by how likely it makes their played cards.
+   (:mod:`engine.ai.inference`; ``candidates`` drawn, ``max_worlds`` resampled by weight).
 3. **Evaluation**: per world, :func:`engine.ai.dd.solve_moves` gives the exact value of every
    legal card. Values become the **round score** before averaging (``ai-notes.md`` §5):
    Klaverjassen with the nat rule (§6.2–6.4; exact ``"score"`` objective at 20 cards or fewer,
@@ -46,17 +45,18 @@ from bisect import bisect
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import Protocol
 
 from engine.actions import Action, Contra, Pass, PlayCard, Re
 from engine.ai import dd
 from engine.ai.basic import card_action, legal_cards, play_card
 from engine.ai.bidding import bid as model_bid
-from engine.ai.inference import BidLikelihood, PlayLikelihood, SignalLikelihood, signal_meaning
+from engine.ai.inference import BidLikelihood
 from engine.ai.klammern_eval import bella_points, declared_points
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.locations import LocationModel, ModelSampler, model, supported
 from engine.ai.sampler import WorldSampler, enumerate_worlds
-from engine.ai.view import preliminary, team_index, trick_view
+from engine.ai.view import preliminary, team_index
 from engine.cards import Seat, Team
 from engine.klammern.sequences import runs
 from engine.observe import Observation
@@ -64,8 +64,8 @@ from engine.phase import Phase
 from engine.settings import RoemMode
 
 log = logging.getLogger(__name__)
-_BROKEN_MODELS: set[str | None] = set()
-"""Weights files (None: the packaged one) that failed to load in this process."""
+_MODEL_FAILED = [False]
+"""True once the packaged card-location weights failed to load in this process."""
 
 HARD_FACTOR = 1.0
 """A world is abandoned part-way once the decision has used this multiple of its node or
@@ -74,6 +74,21 @@ KLAMMERN_WIN = 60.0
 """Klammern: utility of winning a round per small point, in points (§9.8)."""
 
 _QK = (1 << 5) | (1 << 6)
+
+
+class WorldLikelihood(Protocol):
+    """A weight of the worlds: how likely a world (four hands as card masks) makes what the
+    viewer saw (:class:`engine.ai.inference.BidLikelihood`,
+    :class:`engine.ai.locations.ModelSampler`)."""
+
+    @property
+    def informative(self) -> bool:
+        """False when it weighs every world alike (then it is left out)."""
+        ...
+
+    def log_weight(self, hands: tuple[int, int, int, int]) -> float:
+        """The world's log-weight (up to a constant)."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +122,6 @@ class StrongPlayer:
         time_budget_ms: wall-clock budget per decision; None: none (fully deterministic).
         exact_limit: enumerate all consistent deals when there are at most this many.
         tie_margin: take the basic player's card when its mean is this close to the best.
-        nat_floor: with the point-difference objective, only prove that a card leaves the
-            playing team nat instead of solving its exact margin (:func:`engine.ai.dd.solve_moves`;
-            the nat rule gives it the same utility): cheaper solves, more worlds.
         score_cards: use the exact round-score objective from this many cards left on.
         search_cards: search only from this many cards left on (32 would include the opening
             lead, whose per-world solve is the slowest: 8 cards, each a full-deal solve);
@@ -123,15 +135,11 @@ class StrongPlayer:
             in at least this share of the worlds (§9.7); the double-dummy view is optimistic,
             hence the margin.
         bid_shift: added to the bidding thresholds (:func:`engine.ai.bidding.bid`).
-        play_beta: weight worlds also by how likely they make the others' played cards
-            (:class:`engine.ai.inference.PlayLikelihood`, its inverse temperature); 0: not.
-        play_leads: the play likelihood models the leads too.
-        signals: give the partnership's signals when discarding on the partner's trick and
-            read the partner's (``rules.md`` §8; :class:`engine.ai.inference.SignalLikelihood`).
         locations: draw the worlds from the card-location model where it applies
             (:func:`engine.ai.locations.supported`).
-        location_alpha: the model's weights are raised to this power (1: as fitted).
-        location_file: another weights file than the packaged one (for A/B tests).
+
+    Experiments subclass it (the ``lab/`` folder of the repository): :meth:`_likelihoods`
+    and :meth:`_pick` are the places they extend.
     """
 
     def __init__(
@@ -141,7 +149,6 @@ class StrongPlayer:
         time_budget_ms: float | None = 200.0,
         exact_limit: int = 48,
         tie_margin: float = 6.0,
-        nat_floor: bool = False,
         score_cards: int = 20,
         search_cards: int = 31,
         bid_inference: bool = True,
@@ -149,19 +156,13 @@ class StrongPlayer:
         klammern_win: float = KLAMMERN_WIN,
         call_share: float = 0.85,
         bid_shift: float = 0.0,
-        play_beta: float = 0.0,
-        play_leads: bool = False,
-        signals: bool = False,
         locations: bool = True,
-        location_alpha: float = 1.0,
-        location_file: str | None = None,
     ) -> None:
         self.max_worlds = max_worlds
         self.node_budget = node_budget
         self.time_budget_ms = time_budget_ms
         self.exact_limit = exact_limit
         self.tie_margin = tie_margin
-        self.nat_floor = nat_floor
         self.score_cards = score_cards
         self.search_cards = search_cards
         self.bid_inference = bid_inference
@@ -169,13 +170,7 @@ class StrongPlayer:
         self.klammern_win = klammern_win
         self.call_share = call_share
         self.bid_shift = bid_shift
-        self.play_beta = play_beta
-        self.play_leads = play_leads
-        self.signals = signals
         self.locations = locations
-        self.location_alpha = location_alpha
-        self.location_file = location_file
-        self._model: LocationModel | None = None
 
     # ------------------------------------------------------------------------------ choose
 
@@ -218,67 +213,31 @@ class StrongPlayer:
         return card_action(obs, self._pick(obs, k, ev)), ev
 
     def _pick(self, obs: Observation, k: Knowledge, ev: Evaluation) -> int:
+        """The card to play after the evaluation ``ev`` (module docstring, step 4)."""
         rule = play_card(obs, k)
         if not ev.values:
             return rule  # not even one world fitted in the budget
         best = max(ev.values, key=lambda c: (ev.values[c], -c))
-        pick = best
         if rule in ev.values and ev.values[rule] >= ev.values[best] - self.tie_margin:
-            pick = rule
-        if self.signals:
-            pick = self._signal(obs, ev, pick, ev.values[best] - self.tie_margin)
-        return pick
-
-    def _signal(self, obs: Observation, ev: Evaluation, pick: int, floor: float) -> int:
-        """With ``signals``: on the partner's winning trick, when the seat cannot follow suit,
-        the discard among the cards valued at least ``floor`` that tells the partner the truth
-        (``rules.md`` §8): a low card under an ace held (opseinen) or the ace from A-10 first,
-        then a 10 (spekken) or a picture card where no ace is held (afseinen); never a card
-        that would say the opposite. ``pick`` when it is as good as any."""
-        assert obs.trump is not None
-        tv = trick_view(obs)
-        if not tv.partner_winning:
-            return pick  # also an empty trick
-        trump = obs.trump.ordinal
-        led = tv.cards[0] >> 3
-        if any(c >> 3 == led for c in ev.values):
-            return pick  # the seat follows suit: no discard
-        hand = sum(x.bit for x in obs.hand)
-
-        def rank(c: int) -> int:
-            if c >> 3 == trump:
-                return 1  # a ruff: not a signal
-            meaning = signal_meaning(c, trump)
-            if meaning is None:
-                return 1
-            meant, held = meaning
-            if (hand >> meant & 1) != held:
-                return 0  # would mislead the partner
-            return 2 if held else 1
-
-        near = [c for c, v in ev.values.items() if v >= floor]
-        top = max(rank(c) for c in near)
-        if rank(pick) == top:
-            return pick
-        return max((c for c in near if rank(c) == top), key=lambda c: (ev.values[c], -c))
+            return rule
+        return best
 
     def _location_model(self) -> LocationModel | None:
         """The card-location model, or None when its weights cannot be loaded: then the
-        worlds are dealt uniformly (logged once per process and file), never an error."""
-        path = self.location_file
-        if path in _BROKEN_MODELS:
+        worlds are dealt uniformly (logged once per process), never an error."""
+        if _MODEL_FAILED[0]:
             return None
         try:
-            if path is None:
-                return model()
-            if self._model is None:
-                with open(path, "rb") as f:
-                    self._model = LocationModel(f.read())
+            return model()
         except (OSError, ValueError):
-            _BROKEN_MODELS.add(path)
-            log.exception("card-location model %s not loaded: uniform worlds", path)
+            _MODEL_FAILED[0] = True
+            log.exception("card-location model not loaded: uniform worlds")
             return None
-        return self._model
+
+    def _likelihoods(self, obs: Observation) -> list[WorldLikelihood]:
+        """The weights of the worlds besides the card-location model's, in the order their
+        log-weights are added: the others' bids (``bid_inference``)."""
+        return [BidLikelihood(obs)] if self.bid_inference else []
 
     # ---------------------------------------------------------------------------- evaluate
 
@@ -317,22 +276,17 @@ class StrongPlayer:
         sampler = WorldSampler(k)
         worlds = enumerate_worlds(sampler, self.exact_limit)
         weights: list[float] | None = None
-        liks: list[BidLikelihood | PlayLikelihood | SignalLikelihood | ModelSampler] = []
+        liks: list[WorldLikelihood] = []
         draw = sampler.sample
         located = self._location_model() if self.locations and supported(obs) else None
         if located is not None and (worlds is None or len(worlds) > 1):
-            ms = ModelSampler(k, located.seat_weights(obs, k), self.location_alpha)
+            ms = ModelSampler(k, located.seat_weights(obs, k))
             if ms.ok:
                 if worlds is None:
                     draw = ms.sample
                 else:
                     liks.append(ms)
-        if self.bid_inference:
-            liks.append(BidLikelihood(obs))
-        if self.play_beta:
-            liks.append(PlayLikelihood(obs, self.play_beta, self.play_leads))
-        if self.signals:
-            liks.append(SignalLikelihood(obs))
+        liks.extend(self._likelihoods(obs))
         liks = [x for x in liks if x.informative]
 
         def log_weight(h: tuple[int, int, int, int]) -> float:
@@ -396,7 +350,6 @@ class StrongPlayer:
                 trick,
                 max_nodes=None if hard_nodes is None else hard_nodes - nodes,
                 deadline=deadline,
-                nat_floor=self.nat_floor and objective == "diff" and not klammern,
                 **opts,
             )
             if len(res.values) < n_legal:
@@ -490,4 +443,4 @@ def _klammern_taken(
     return ns, ew
 
 
-__all__ = ["Evaluation", "StrongPlayer"]
+__all__ = ["Evaluation", "StrongPlayer", "WorldLikelihood"]

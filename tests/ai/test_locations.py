@@ -9,12 +9,12 @@ import random
 import struct
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.ai.strong as strong_mod
 from engine.ai.knowledge import Knowledge, knowledge
 from engine.ai.locations import (
     N_FEATURES,
@@ -261,15 +261,19 @@ def test_strong_draws_its_worlds_from_the_model_only_when_asked(
 
 
 def test_a_broken_weights_file_falls_back_to_uniform_worlds(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A weights file that cannot be loaded never stops a computer player: it plays with
     uniform worlds, as without the model, and says so once in the log."""
     obs = _early_obs()
-    bad = tmp_path / "locations.bin"
-    bad.write_bytes(b"\x00\x01")
+
+    def broken_file() -> LocationModel:
+        return LocationModel(b"\x00\x01")
+
+    monkeypatch.setattr(strong_mod, "model", broken_file)
+    monkeypatch.setattr(strong_mod, "_MODEL_FAILED", [False])  # this test's process state only
     quick = {"max_worlds": 4, "node_budget": 200_000, "time_budget_ms": None}
-    broken = StrongPlayer(**quick, location_file=str(bad))  # type: ignore[arg-type]
+    broken = StrongPlayer(**quick)  # type: ignore[arg-type]
     plain = StrongPlayer(**quick, locations=False)  # type: ignore[arg-type]
     with caplog.at_level(logging.ERROR, logger="engine.ai.strong"):
         for seed in range(3):

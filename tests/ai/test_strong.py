@@ -73,7 +73,7 @@ def test_endgame_values_are_the_exact_average_over_all_worlds(
         return
     k = knowledge(obs)
     player = StrongPlayer(max_worlds=10_000, node_budget=None, time_budget_ms=None,
-                          exact_limit=10_000, bid_inference=False, play_beta=0,
+                          exact_limit=10_000, bid_inference=False,
                           locations=located)  # fmt: skip
     ev = player.evaluate(obs, k, random.Random(0))
     worlds = _brute_worlds(k)

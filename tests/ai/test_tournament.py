@@ -81,15 +81,15 @@ def test_level_options_reach_the_player() -> None:
     """``level:key=value`` specs (A/B tests of one setting)."""
     from engine.ai import make_player, parse_level
 
-    assert parse_level("strong:play_beta=0, max_worlds=32") == (
+    assert parse_level("strong:tie_margin=3, max_worlds=32") == (
         "strong",
-        {"play_beta": 0, "max_worlds": 32},
+        {"tie_margin": 3, "max_worlds": 32},
     )
-    p = make_player("strong:play_beta=0,play_leads=True")
-    assert isinstance(p, StrongPlayer) and p.play_beta == 0 and p.play_leads is True
+    p = make_player("strong:tie_margin=3,bid_inference=False")
+    assert isinstance(p, StrongPlayer) and p.tie_margin == 3 and p.bid_inference is False
     q = make_player("strong:max_worlds=7", deterministic=True)
     assert isinstance(q, StrongPlayer) and q.time_budget_ms is None and q.max_worlds == 7
-    for bad in ("basic:x=1", "strong:play_beta", "strong:play_beta=zero", "nobody:x=1"):
+    for bad in ("basic:x=1", "strong:tie_margin", "strong:tie_margin=zero", "nobody:x=1"):
         with pytest.raises(ValueError):
             parse_level(bad)
     with pytest.raises(TypeError):
@@ -98,7 +98,7 @@ def test_level_options_reach_the_player() -> None:
 
 def test_cli_rejects_a_bad_level_spec(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        tournament.main(["--a", "strong:play_beta", "--deals", "1"])
+        tournament.main(["--a", "strong:tie_margin", "--deals", "1"])
     assert "not key=value" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         tournament.main(["--b", "nobody", "--deals", "1"])

@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from engine.ai import dd
+from lab.fusion import NextPlay
 from tests.ai.scripts import load_script, tournament_diffs
 
 
@@ -16,8 +16,8 @@ def _script() -> ModuleType:
     return load_script("bench/bench_fusion.py")
 
 
-def _play(value: int, replies: tuple[int, ...], nxt: dict[int, int]) -> dd.NextPlay:
-    return dd.NextPlay(value, replies, nxt)
+def _play(value: int, replies: tuple[int, ...], nxt: dict[int, int]) -> NextPlay:
+    return NextPlay(value, replies, nxt)
 
 
 def test_aggregate_groups_worlds_by_the_replies() -> None:

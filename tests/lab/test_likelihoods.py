@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.ai.inference import IMPOSSIBLE, PlayLikelihood
 from engine.ai.knowledge import knowledge
 from engine.ai.sampler import WorldSampler
 from engine.cards import Seat, Suit, card
 from engine.observe import observe, observe_round
 from engine.round import Phase, RoundState
 from engine.settings import Settings
+from lab.likelihoods import IMPOSSIBLE, PlayLikelihood
 from tests.engine.helpers import chosen_and_played, random_game
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST

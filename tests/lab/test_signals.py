@@ -4,11 +4,12 @@ winning trick says, how the strong player reads its partner's and which discard 
 
 from __future__ import annotations
 
-from engine.ai.inference import SIGNAL_STRENGTH, SignalLikelihood, signal_discards, signal_meaning
-from engine.ai.strong import Evaluation, StrongPlayer
+from engine.ai.strong import Evaluation
 from engine.cards import Seat, Suit, card
 from engine.observe import observe_round
 from engine.round import RoundState
+from lab.likelihoods import SIGNAL_STRENGTH, SignalLikelihood, signal_discards, signal_meaning
+from lab.strong import LabStrongPlayer
 from tests.engine.helpers import chosen_and_played
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
@@ -67,7 +68,7 @@ def test_a_picture_card_discard_says_no_ace_there() -> None:
 def test_strong_gives_the_true_signal_among_equal_cards() -> None:
     state = _after(["AS", "7S"])
     obs = observe_round(state, S)
-    player = StrongPlayer(signals=True, time_budget_ms=None)
+    player = LabStrongPlayer(signals=True, time_budget_ms=None)
     names = ["JH", "QH", "AD", "9D", "10D", "AC", "JC", "QC"]
     values = {_i(n): 0.0 for n in names}
     values[_i("AD")] = -20.0  # far below the rest: not a candidate
