@@ -1,4 +1,4 @@
-"""Telegram traffic of a game (issue 3), measured against the fake Bot API on 127.0.0.1.
+"""Telegram traffic of a game, measured against the fake Bot API on 127.0.0.1.
 
 One human and three computer players in a group, the production settings (the outbox's
 message budget: Telegram's limits, the table's edits within 15 a minute). The simulated

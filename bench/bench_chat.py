@@ -1,4 +1,4 @@
-"""What a game costs in the chat (issue 9), against the fake Bot API on 127.0.0.1 with
+"""What a game costs in the chat, against the fake Bot API on 127.0.0.1 with
 Telegram's limits switched on and the production message budget and computer pace.
 
 Time for the budget, the computers' pace and the fake's rate model runs ``--speed`` times

@@ -1,4 +1,4 @@
-"""Engine speed (issue 2): full random-legal rounds per second through the public API
+"""Engine speed: full random-legal rounds per second through the public API
 (``legal_actions()`` + ``apply()``), and ``legal_actions()`` calls per second.
 
 Run: ``python bench/bench_engine.py [--rounds N] [--preset P]``. Prints numbers; asserts nothing.

@@ -1,4 +1,4 @@
-"""How much strategy fusion at the root costs strong's PIMC (issue 14).
+"""How much strategy fusion at the root costs strong's PIMC (``docs/ai-history.md``, "Strategy fusion").
 
 ``python bench/bench_fusion.py --deals 40 --seed 4242 --preset amsterdam``
 
@@ -6,7 +6,7 @@ PIMC values a card in each world as if the player, at its next decision, chose i
 knowing that world. A player who cannot see the world must choose one card for all the
 worlds that bring it to the same next decision (the same cards played by the others in
 between): that is the information-set reasoning at the root that αμ and EPIMC add to PIMC
-(``ai-notes.md`` §4.1; EPIMC postpones the perfect-information solve by this one decision).
+(``docs/design.md`` §7; EPIMC postpones the perfect-information solve by this one decision).
 
 The bench plays the tournament's duplicate games (:func:`engine.ai.tournament.duplicate_rows`,
 ``strong`` searching by its node budget only, so the games are deterministic, against

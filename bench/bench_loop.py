@@ -1,4 +1,4 @@
-"""Do other tables keep responding while computers think? (issue 5)
+"""Do other tables keep responding while computers think?
 
 Two tables against the fake Bot API: table A has one human and three computer players of the
 given level, table B four humans. Both humans tap as fast as the bot answers. Prints how long

@@ -1,4 +1,4 @@
-"""How much card play can still gain: a player that sees every hand (issue 14, a ceiling).
+"""How much card play can still gain: a player that sees every hand (a ceiling).
 
 ``python bench/bench_oracle.py --b ismcts --deals 300 --seed 2026 --preset amsterdam``
 

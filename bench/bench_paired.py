@@ -1,4 +1,4 @@
-"""Duplicate A/B with every deal's result kept, for paired comparisons (issue 14).
+"""Duplicate A/B with every deal's result kept, for paired comparisons.
 
 ``python bench/bench_paired.py --a strong --b ismcts --deals 500 --seed 2026 --preset amsterdam
 --out strong_ams.json [--against other.json]``
@@ -18,7 +18,7 @@ error before any deal is played.
 same ``--b``); prints the paired difference, this run's deal results minus that run's, deal by
 deal, with its 95 % interval. The same deals in both: when the two runs' results go together
 deal by deal (as two versions of one player's do), the interval is narrower than the runs'
-own. The way the changes of ``strong`` were measured (bench/RESULTS.md).
+own. The way the changes of ``strong`` were measured (``docs/ai-history.md``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Score sheet, standings and board pictures (issue 13): render time per picture and PNG size.
+"""Score sheet, standings and board pictures: render time per picture and PNG size.
 
 Per sheet (16 Klaverjassen rounds in the group and in a private view, 16 rounds every one
 nat with long right-to-left and emoji names, a whole Klammern game), and for ``/top`` (30

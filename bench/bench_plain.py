@@ -1,4 +1,4 @@
-"""The engine against a plain list-based engine in the same run (issue 14: engine speed).
+"""The engine against a plain list-based engine in the same run (engine speed).
 
 Run: ``python bench/bench_plain.py [--games 40] [--repeat 5] [--presets amsterdam,klammern]``.
 Prints, per preset, the best rounds per second of ``engine.selfplay.run`` (four random players,

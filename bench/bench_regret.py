@@ -1,4 +1,4 @@
-"""Where card play gives away points against a player that sees every hand (issue 14).
+"""Where card play gives away points against a player that sees every hand.
 
 ``python bench/bench_regret.py --a strong --b ismcts --deals 600 --seed 3031 --preset amsterdam``
 
@@ -17,9 +17,9 @@ number of decisions of each kind; and the tournament's mean difference ``a − b
 
 What it is for, and its limit: it says *where* a player's card play departs from the
 clairvoyant best (the leads carry most of it), not how many points a change would win. The
-regret favours perfect-information play: in session 30 the opening lead by PIMC over 24
+regret favours perfect-information play: the opening lead by PIMC over 24
 worlds lowered this regret by about 10 points a lead offline, and lost 1.94 points a round in
-play against the rule card (bench/RESULTS.md). Judge changes by duplicate games
+play against the rule card (``docs/ai-history.md``, "The leads"). Judge changes by duplicate games
 (``bench/bench_paired.py``), not by this number.
 """
 

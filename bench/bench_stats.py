@@ -1,4 +1,4 @@
-"""The daily's par, ``/top`` and ``/stats`` with many stored games (issue 11).
+"""The daily's par, ``/top`` and ``/stats`` with many stored games.
 
 Three measurements, on an SQLite file in a temporary folder (as the bot opens it):
 

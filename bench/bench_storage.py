@@ -1,4 +1,4 @@
-"""Repository time per card tap (issue 12): SQLite vs PostgreSQL.
+"""Repository time per card tap: SQLite vs PostgreSQL.
 
 One tap costs the repository what ``GameService.act`` and the presenter ask of it:
 ``upsert_user`` (every update touches its user; the facts are unchanged), ``get_game``,

@@ -10,7 +10,7 @@ The fixed corpus: deal ``i`` = ``engine.deal.deal(round_rng(4242, i + 1), dealer
 must choose (``utrecht``-style mandatory choice, the table's play rule) and leads; the
 chooser's team makes it when it ends with strictly more points than the defenders, roem
 included, with all hands open (:func:`engine.ai.dd.made`). Prints the made-rate of the
-``strong`` choice (goal ≥ 83 %, issue 5), of the ``basic`` choice, of a random suit, and of the
+``strong`` choice (goal ≥ 83 %), of the ``basic`` choice, of a random suit, and of the
 best suit in hindsight, with 95 % intervals, and the mean round score (chooser's team −
 other, after nat) of the strong and basic choices.
 

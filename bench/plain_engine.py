@@ -1,6 +1,6 @@
-"""A plain list-based Klaverjassen engine: the yardstick for the engine's speed (issue 14).
+"""A plain list-based Klaverjassen engine: the yardstick for the engine's speed.
 
-The issue measured the engine against "a plain list-based engine in the same run". This is
+The engine's speed is judged against "a plain list-based engine in the same run". This is
 one, written the straightforward way (cards as ``(suit, rank)`` tuples in lists, the legal cards
 by list comprehensions, no tables, no bit masks, no memos), playing the same game as
 ``python -m engine.selfplay --preset amsterdam`` with random players: free trump choice

@@ -221,7 +221,7 @@ def add_handlers(app: KlaverjasApp) -> None:
 
 
 async def on_error(update: object, context: Context) -> None:
-    """Log an unexpected error; never touches game state (``design.md`` §4)."""
+    """Log an unexpected error; never touches game state (``docs/design.md`` §1)."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.callback_query is not None:
         query = update.callback_query
@@ -344,7 +344,7 @@ def _forbidden(app: KlaverjasApp) -> Any:
 
 
 async def _set_commands(app: KlaverjasApp, default_language: str) -> None:
-    """Command menus per scope and language (``design.md`` §4); users whose Telegram language
+    """Command menus per scope and language (``docs/design.md`` §8); users whose Telegram language
     is none of ours see the default language's menu."""
     for lang in (*LANGUAGES, None):
         tr = get_translator(lang or default_language)

@@ -1,4 +1,4 @@
-"""One message budget per chat (``design.md`` §4): the only place that decides when
+"""One message budget per chat (``docs/design.md`` §4): the only place that decides when
 the bot may send or edit a message.
 
 Telegram allows about 20 messages a minute in a group, counted over any 60 s (a sliding

@@ -1,4 +1,4 @@
-"""The typed PTB context and the per-update translator (``design.md`` §4–§5)."""
+"""The typed PTB context and the per-update translator (``docs/design.md`` §3, §8)."""
 
 from __future__ import annotations
 

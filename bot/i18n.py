@@ -1,4 +1,4 @@
-"""Languages: one :class:`Translator` per update, never a global locale (``design.md`` §5).
+"""Languages: one :class:`Translator` per update, never a global locale (``docs/design.md`` §8).
 
 The catalogues are ``locales/<lang>/LC_MESSAGES/messages.po`` (the source of truth, managed
 with ``pybabel extract/update``, see ``locales/README.md``). ``locales`` is a data-only package:
@@ -15,7 +15,7 @@ Message ids are English; placeholders are named and filled with :meth:`str.forma
     tr.ngettext("{n} trick", "{n} tricks", n).format(n=n)
     tr.pgettext("card rank", "J")          # "B" in Dutch, "V" in French
 
-Which language a reader gets is :func:`resolve_language` (``design.md`` §5).
+Which language a reader gets is :func:`resolve_language` (``docs/design.md`` §8).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def resolve_language(
     *,
     private: bool,
 ) -> str:
-    """The language in which to write to a reader (``design.md`` §5).
+    """The language in which to write to a reader (``docs/design.md`` §8).
 
     Args:
         chat_language: the chat's ``/language`` setting (None if never set).
@@ -146,7 +146,7 @@ def reader_language(
     chat_language: str | None,
 ) -> str:
     """The one language of a reader, used for everything written to them alone: their hands
-    and sheets, the daily, ``/top``, ``/stats``, callback alerts (``design.md`` §5).
+    and sheets, the daily, ``/top``, ``/stats``, callback alerts (``docs/design.md`` §8).
 
     Args:
         user_language: the reader's ``/language`` choice (None: never chose).

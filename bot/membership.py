@@ -1,5 +1,5 @@
 """Who belongs to a group: ``getChatMember``, asked when somebody takes a seat or opens a
-group's link, and cached briefly in a bounded cache (``design.md`` §4: a tap or a link is a
+group's link, and cached briefly in a bounded cache (``docs/design.md`` §3: a tap or a link is a
 claim, never an authority).
 
 Telegram answers ``getChatMember`` with the member's status (``creator``, ``administrator``,

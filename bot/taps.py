@@ -1,6 +1,6 @@
 """Button taps and deep links, parsed once into a closed set of typed values.
 
-Callback data is a claim, never an authority (``design.md`` §4): the service checks every tap
+Callback data is a claim, never an authority (``docs/design.md`` §3): the service checks every tap
 against storage and the tapping user. The renderers put a typed *payload* on each button
 (:class:`Sit`, :class:`Move`, ...); :func:`encode` turns it, with the game id and the state
 version the button was drawn at, into Telegram's callback data, and :func:`decode` is the only

@@ -1,6 +1,6 @@
 """Errors the engine raises. The engine never writes player-facing sentences: a refusal carries a
 stable :class:`Reason` code and structured ``details`` that the bot turns into text in the
-reader's language (``design.md`` §2)."""
+reader's language (``docs/design.md`` §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A faster ``__init__`` for the engine's hot frozen dataclasses (issue 14: engine speed).
+"""A faster ``__init__`` for the engine's hot frozen dataclasses (engine speed).
 
 A ``@dataclass(frozen=True, slots=True)`` sets every field in ``__init__`` through
 ``object.__setattr__(self, "name", value)``: a name lookup and a call per field, about 70 ns

@@ -1,4 +1,4 @@
-"""What one seat may see (``design.md`` §2): its own hand, the public bidding and play, the
+"""What one seat may see (``docs/design.md`` §2): its own hand, the public bidding and play, the
 last trick, card counts; Klammern: the proposed card, declarations, bella, contra and re and the
 small/big points. Computer players and hand renderers get only this.
 

@@ -1,4 +1,4 @@
-"""The phases of a round (``design.md`` §2: an explicit ``phase``). Kept in its own module so the
+"""The phases of a round (``docs/design.md`` §2: an explicit ``phase``). Kept in its own module so the
 Klammern hooks (:mod:`engine.klammern.play`) can use it without importing the round."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """JSON-able game records that replay, and per-round exports.
 
 A record is ``{"format": 1, "settings": {...}, "seed": int, "actions": ["0:pass", ...]}``;
-:func:`replay` rebuilds the exact state (state = f(settings, seed, actions), ``design.md`` §2).
+:func:`replay` rebuilds the exact state (state = f(settings, seed, actions), ``docs/design.md`` §2).
 Klammern actions (``kleintje``, ``beter``, ``declare``, ``bella``, ``contra``, ``re``) are in
 the same log, and a voided deal replays to the same redeal (§9.3).
 """

@@ -1,6 +1,6 @@
 """The card-level rules as pure functions on masks: order, points, legal cards, trick winner,
 roem, round score. The round state machine and the computer players share these (one legality
-path, ``design.md`` §2).
+path, ``docs/design.md`` §2).
 
 Masks follow :mod:`engine.cards`: card index ``suit * 8 + rank`` (natural rank order).
 """
@@ -119,11 +119,6 @@ def _winning_position(cards: Sequence[Card], t: int) -> int:
         if k > best:
             best, best_pos = k, pos
     return best_pos
-
-
-def trumps_above(c: Card) -> int:
-    """Mask of the trumps of ``c``'s suit that beat ``c`` when its suit is trump."""
-    return _TRUMPS_ABOVE_BY_INDEX[c.index]
 
 
 class Situation(StrEnum):

@@ -1,4 +1,4 @@
-"""Persistence for klaverjas-bot: the only package that writes SQL (``design.md`` §3), on
+"""Persistence for klaverjas-bot: the only package that writes SQL (``docs/design.md`` §5), on
 SQLite (the default: one embedded file) or PostgreSQL.
 
 Use :func:`open_repository` and program against :class:`Repository`; rows and enums come from

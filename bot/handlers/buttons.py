@@ -1,7 +1,7 @@
 """Callback queries (button taps): decode into a typed tap, call one service method, answer
 exactly once (a legal move as soon as it is known to be legal, before it is written), then
 hand the outcome to the table driver. Stale, forged or foreign taps get a
-short translated alert and change nothing (``design.md`` §4)."""
+short translated alert and change nothing (``docs/design.md`` §3)."""
 
 from __future__ import annotations
 
@@ -120,7 +120,7 @@ async def on_button(update: Update, context: Context) -> None:
 
 def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     """Whether a game button was tapped where it lives (callback data can be sent on any
-    message, ``design.md`` §4): the table, lobby, ``/stop`` and sheet buttons on a message of
+    message, ``docs/design.md`` §3): the table, lobby, ``/stop`` and sheet buttons on a message of
     the game's own chat (and forum topic); the hand's buttons (cards, bids, hand-over, take
     back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button and a
     finished game's review button also in the private chat of a player (or former player)

@@ -1,4 +1,4 @@
-"""The presenter (``design.md`` §1, §4): turns service outcomes into what the chats show.
+"""The presenter (``docs/design.md`` §3, §4): turns service outcomes into what the chats show.
 
 One table message per game in the group, edited (never a message per card); a private hand
 message per human seat, sent fresh (so the phone notifies) when a player's turn begins and

@@ -1,5 +1,5 @@
 """The private side of a table: every player's hand message, the offer to take a seat back,
-turn reminders, and the notices about seats (``design.md`` §1)."""
+turn reminders, and the notices about seats (``docs/design.md`` §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game service (``design.md`` §1): every state change of a table goes through here, under
+"""The game service (``docs/design.md`` §3): every state change of a table goes through here, under
 that game's lock, as load → engine → one compare-and-set write. No Telegram calls and no text:
 callers get an :class:`~bot.outcome.Outcome` and hand it to the table driver.
 

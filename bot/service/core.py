@@ -1,6 +1,6 @@
 """The core every concern of the game service builds on: loading a table (replayed once, then
 kept in memory), the per-game lock, the one compare-and-set write of play with its turn timer,
-and the view the presenter reads (``design.md`` §1, §3).
+and the view the presenter reads (``docs/design.md`` §3, §5).
 
 No Telegram calls and no text: callers get :class:`~bot.outcome.Outcome` values.
 """
@@ -140,7 +140,7 @@ class ServiceCore:
 
     async def view(self, game_id: int, also: Iterable[int] = ()) -> TableView | None:
         """Everything the presenter needs to show a game: the table, the group's language,
-        every reader's language and name, the chat's title (``design.md`` §1: the presenter
+        every reader's language and name, the chat's title (``docs/design.md`` §3: the presenter
         does not read storage); ``also``: more users to name (who stopped the table). None
         for an unknown game."""
         table = await self.load(game_id)

@@ -113,7 +113,7 @@ class SeatOps(PlayOps):
         """The "Take my seat back" button: a player whose seat went to a computer
         (:meth:`handover`, or timeouts in a row) sits there again, in the same game only.
 
-        The button is a claim, never an authority (``design.md`` §4): it stays valid while the
+        The button is a claim, never an authority (``docs/design.md`` §3): it stays valid while the
         computer plays on (any ``version`` up to the current one; a later one is forged). Under
         the game's lock: the game must be active and the seat a computer seat whose stored
         former player is ``user_id``. The seat becomes the user's again, their timeout count

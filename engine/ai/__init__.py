@@ -1,5 +1,5 @@
-"""Computer players (issue 5): ``make_player("strong" | "basic" | "random" | "ismcts")``,
-optionally with constructor options (``"strong:signals=True"``, :func:`parse_level`).
+"""Computer players (``docs/design.md`` §7): ``make_player("strong" | "basic" | "random" | "ismcts")``,
+optionally with constructor options (``"strong:tie_margin=3"``, :func:`parse_level`).
 
 All levels see only :func:`engine.observe.observe` and play every preset (``rules.md`` §7),
 Klammern included (§9). They are plain picklable objects with a ``choose(obs, rng)`` method
@@ -10,13 +10,12 @@ Modules: :mod:`engine.ai.dd` (double-dummy solver), :mod:`engine.ai.knowledge` (
 knows about hidden cards), :mod:`engine.ai.sampler` (worlds consistent with it),
 :mod:`engine.ai.locations` (a card-location model fitted on games: the strong player's
 worlds are drawn from it), :mod:`engine.ai.inference` (how likely a world makes the public
-bids; as options of the strong player, the others' played cards and the partner's signals,
-``rules.md`` §8),
+bids),
 :mod:`engine.ai.basic` (rules of thumb), :mod:`engine.ai.strong` (PIMC with the solver),
 :mod:`engine.ai.bidding` (trump choice from a fitted hand model, coefficients in
 :mod:`engine.ai.bidcoef`), :mod:`engine.ai.tournament` (duplicate matches),
 :mod:`engine.ai.tip` (the tip button's advice: strong's card and the expected round scores of
-the best cards, issue 14).
+the best cards).
 
 Notes for the bot (``bot/computer.py``):
 
@@ -46,8 +45,8 @@ LEVELS = ("strong", "basic", "random", "ismcts")
 
 def parse_level(spec: str) -> tuple[str, dict[str, object]]:
     """Split a level spec ``"level"`` or ``"level:key=value,key=value"`` into the level and
-    its constructor options (values are Python literals: ``strong:play_beta=0,max_worlds=32``).
-    The tournament tool takes such specs for duplicate A/B tests of one setting (issue 14).
+    its constructor options (values are Python literals: ``strong:tie_margin=3,max_worlds=32``).
+    The tournament tool takes such specs for duplicate A/B tests of one setting.
 
     Raises:
         ValueError: unknown level, options on a level without any, or a value that is not a
@@ -88,10 +87,10 @@ def make_player(level: str = "strong", *, deterministic: bool = False) -> Player
     """A computer player of ``level``: ``"strong"`` (PIMC search with the double-dummy solver,
     the default), ``"basic"`` (rules of thumb), ``"random"`` (a random legal action) or
     ``"ismcts"`` (information-set MCTS with random rollouts in card play, ``strong``'s other
-    decisions: the sparring partner of issue 14, :mod:`engine.ai.ismcts`).
+    decisions: the sparring partner ``strong`` is measured against, :mod:`engine.ai.ismcts`).
 
     ``level`` may carry constructor options (:func:`parse_level`), e.g.
-    ``"strong:play_beta=0"`` or ``"ismcts:iterations=400"``.
+    ``"strong:tie_margin=3"`` or ``"ismcts:iterations=400"``.
 
     ``deterministic``: the strong player searches by its node budget only, without the
     wall-clock budget (``time_budget_ms=None``), so a decision depends on ``(obs, seed)``

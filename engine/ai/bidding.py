@@ -1,4 +1,4 @@
-"""Trump choice for the ``strong`` player (``rules.md`` §3, §9.3; ``ai-notes.md`` §4.4).
+"""Trump choice for the ``strong`` player (``rules.md`` §3, §9.3; ``docs/design.md`` §7).
 
 A linear model over hand features (:func:`engine.ai.handeval.features`) predicts, for a hand
 and a candidate trump suit, the expected open-hand outcome for the chooser's team when it plays

@@ -1,5 +1,5 @@
 """``ismcts``: an information-set Monte Carlo tree search player with random rollouts, the
-sparring partner against which ``strong`` is measured (issue 14).
+sparring partner against which ``strong`` is measured (``docs/ai-history.md``).
 
 Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012) over the card play of one
 round: every iteration deals the unseen cards once, uniformly among the deals consistent with

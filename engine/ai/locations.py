@@ -1,4 +1,4 @@
-"""A learned card-location model (``ai-notes.md`` §4.1 item 2, issue 14): for every card the
+"""A learned card-location model (``docs/design.md`` §7, ``docs/ai-history.md``): for every card the
 viewer cannot see, how likely each other seat holds it, given the public bidding and play.
 
 The strong player's worlds are drawn from it instead of uniformly (:class:`ModelSampler`):

@@ -1,5 +1,5 @@
 """The ``strong`` computer player: perfect-information Monte Carlo (PIMC) with the exact
-double-dummy solver (``ai-notes.md`` §4.1), a fitted trump-choice model (§4.4) and a rule layer.
+double-dummy solver, a fitted trump-choice model and a rule layer (``docs/design.md`` §7).
 
 Each card decision:
 
@@ -13,7 +13,7 @@ Each card decision:
    uniformly. Then they are weighted by how likely each makes the others' bids
    (:mod:`engine.ai.inference`; ``candidates`` drawn, ``max_worlds`` resampled by weight).
 3. **Evaluation**: per world, :func:`engine.ai.dd.solve_moves` gives the exact value of every
-   legal card. Values become the **round score** before averaging (``ai-notes.md`` §5):
+   legal card. Values become the **round score** before averaging (``docs/design.md`` §7):
    Klaverjassen with the nat rule (§6.2–6.4; exact ``"score"`` objective at 20 cards or fewer,
    earlier the point difference with the nat cliff applied: a failed contract counts as −(all
    points)); Klammern as round won or lost (small points × the contra/re multiplier) plus the

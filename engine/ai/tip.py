@@ -1,8 +1,8 @@
-"""The tip (issue 14): what the ``strong`` computer player would do in a seat, and the
+"""The tip button's advice: what the ``strong`` computer player would do in a seat, and the
 expected round score of the best few legal cards, from the seat's own view.
 
 :func:`tip` is pure and deterministic: it sees only the seat's
-:class:`~engine.observe.Observation` (never a hidden card, ``design.md`` §2) and decides with
+:class:`~engine.observe.Observation` (never a hidden card, ``docs/design.md`` §2) and decides with
 :class:`~engine.ai.strong.StrongPlayer` under its node budget without a wall clock
 (``time_budget_ms=None``), so the same ``(obs, seed)`` gives the same tip on any machine under
 any load, and the suggested action is exactly what that player chooses for ``(obs, seed)``.

@@ -1,4 +1,4 @@
-"""Correctness gates of the double-dummy solver (ai-notes §4.1 point 8).
+"""Correctness gates of the double-dummy solver (``docs/design.md`` §9).
 
 * equal to a plain brute-force minimax (tests/ai/reference.py, no shared code) on a seeded
   corpus of random endgames: 2-4 tricks left, all three play rules, roem on/off, mid-trick

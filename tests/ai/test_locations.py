@@ -1,5 +1,5 @@
 """The learned card-location model and the worlds drawn from it (
-:mod:`engine.ai.locations`, ``ai-notes.md`` §4.1 item 2)."""
+:mod:`engine.ai.locations`, ``docs/design.md`` §7)."""
 
 from __future__ import annotations
 

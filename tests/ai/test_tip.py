@@ -1,5 +1,5 @@
 """The tip: strong's card and the expected round scores of the best cards; pure,
-deterministic for a seed, legal, and blind to hidden cards (``design.md`` §2)."""
+deterministic for a seed, legal, and blind to hidden cards (``docs/design.md`` §2)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The game service without Telegram: lobby rules, permissions, compare-and-set versions,
-refusal codes, and the stored snapshot equal to a replay of the log (``design.md`` §3)."""
+refusal codes, and the stored snapshot equal to a replay of the log (``docs/design.md`` §5)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Typed taps: callback data is decoded once into a closed set of typed taps; one
-encode, one decode, and a round trip that gives back what was encoded (``design.md`` §4)."""
+encode, one decode, and a round trip that gives back what was encoded (``docs/design.md`` §3)."""
 
 from __future__ import annotations
 

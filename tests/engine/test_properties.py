@@ -1,5 +1,5 @@
 """Hypothesis properties of the engine over random seeds and random legal play
-(``design.md`` §6)."""
+(``docs/design.md`` §9)."""
 
 from __future__ import annotations
 

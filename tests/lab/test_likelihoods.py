@@ -1,5 +1,5 @@
-"""The card-play likelihood of the strong player's worlds (``ai-notes.md`` §4.1,
-card-location inference; :class:`engine.ai.inference.PlayLikelihood`)."""
+"""The card-play likelihood of the strong player's worlds (``docs/design.md`` §7,
+card-location inference; :class:`lab.likelihoods.PlayLikelihood`)."""
 
 from __future__ import annotations
 

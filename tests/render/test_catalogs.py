@@ -1,4 +1,4 @@
-"""The gettext catalogues (design.md §5): complete, placeholders intact, template current."""
+"""The gettext catalogues (docs/design.md §8): complete, placeholders intact, template current."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""bot.i18n: language resolution (design.md §5) and in-memory catalogues."""
+"""bot.i18n: language resolution (docs/design.md §8) and in-memory catalogues."""
 
 from __future__ import annotations
 
