@@ -3,7 +3,7 @@
 ``python -m engine.ai.tournament --a strong --b basic --deals N --seed S --preset P [--json]``
 
 A level may carry constructor options, for a duplicate A/B test of one setting:
-``--a strong:signals=True --b strong`` (:func:`engine.ai.parse_level`).
+``--a strong:tie_margin=3 --b strong`` (:func:`engine.ai.parse_level`).
 
 Every deal (one round, ``rules.md`` §2.2: deal ``i`` comes from ``round_rng(S, i + 1)`` with
 dealer ``i % 4``) is played twice, bidding included: once with player ``a`` in North–South and
@@ -262,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m engine.ai.tournament", description=__doc__)
     levels = ", ".join(LEVELS)
     p.add_argument(
-        "--a", default="strong", type=level_arg, help=f"level ({levels}); e.g. strong:signals=True"
+        "--a", default="strong", type=level_arg, help=f"level ({levels}); e.g. strong:tie_margin=3"
     )
     p.add_argument("--b", default="basic", type=level_arg, help="level, as --a")
     p.add_argument("--deals", type=int, default=100)
