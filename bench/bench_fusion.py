@@ -1,4 +1,4 @@
-"""How much strategy fusion at the root costs strong's PIMC (``docs/ai-history.md``, "Strategy fusion").
+"""How much strategy fusion at the root costs strong's PIMC (``docs/ai-history.md`` §9).
 
 ``python bench/bench_fusion.py --deals 40 --seed 4242 --preset amsterdam``
 

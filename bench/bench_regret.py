@@ -19,7 +19,7 @@ What it is for, and its limit: it says *where* a player's card play departs from
 clairvoyant best (the leads carry most of it), not how many points a change would win. The
 regret favours perfect-information play: the opening lead by PIMC over 24
 worlds lowered this regret by about 10 points a lead offline, and lost 1.94 points a round in
-play against the rule card (``docs/ai-history.md``, "The leads"). Judge changes by duplicate games
+play against the rule card (``docs/ai-history.md`` §8). Judge changes by duplicate games
 (``bench/bench_paired.py``), not by this number.
 """
 

@@ -1,5 +1,5 @@
-"""The phases of a round (``docs/design.md`` §2: an explicit ``phase``). Kept in its own module so the
-Klammern hooks (:mod:`engine.klammern.play`) can use it without importing the round."""
+"""The phases of a round (``docs/design.md`` §2: an explicit ``phase``), in their own module
+(the engine's modules and the computer players use them without the round)."""
 
 from __future__ import annotations
 

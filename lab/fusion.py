@@ -1,5 +1,5 @@
-"""Strategy fusion at the root, measured (``bench/bench_fusion.py``, ``docs/ai-history.md``,
-"Strategy fusion"): :func:`solve_next` follows every legal card one decision deep with the
+"""Strategy fusion at the root, measured (``bench/bench_fusion.py``, ``docs/ai-history.md``
+§9): :func:`solve_next` follows every legal card one decision deep with the
 double-dummy solver of :mod:`engine.ai.dd` (its private search, same table and limits).
 
     solve_next(hands, trump, leader, trick=(), **options)

@@ -1,5 +1,5 @@
-"""Likelihoods of the worlds from the play, measured and not kept (``docs/ai-history.md``,
-"Reading the play"): how likely a world makes the cards the other players have played
+"""Likelihoods of the worlds from the play, measured and not kept (``docs/ai-history.md``
+§6, §7): how likely a world makes the cards the other players have played
 (:class:`PlayLikelihood`) and the partner's signals (:class:`SignalLikelihood`,
 ``rules.md`` §8). :class:`lab.strong.LabStrongPlayer` weighs its worlds by them.
 """

@@ -1,5 +1,5 @@
 """The ``strong`` player with the experiment options that measured no gain
-(``docs/ai-history.md``, "Reading the play" and "Signals"): the others' played cards and the
+(``docs/ai-history.md`` §6, §7): the others' played cards and the
 partner's signals as likelihoods of the worlds, and the signals given.
 
 ``LabStrongPlayer()`` with no options plays exactly as :class:`engine.ai.strong.StrongPlayer`.

@@ -249,7 +249,8 @@ class LobbyOps(SeatOps):
 
     async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
         """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the
-        bot cannot write to in private gets the deep link that seats them (``docs/design.md`` §3)."""
+        bot cannot write to in private gets the deep link that seats them
+        (``docs/design.md`` §3)."""
         gid = table.game_id
         seat = table.seat_of(user_id)
         if seat == target:

@@ -1,5 +1,6 @@
-"""Computer players (``docs/design.md`` §7): ``make_player("strong" | "basic" | "random" | "ismcts")``,
-optionally with constructor options (``"strong:tie_margin=3"``, :func:`parse_level`).
+"""Computer players (``docs/design.md`` §7):
+``make_player("strong" | "basic" | "random" | "ismcts")``, optionally with constructor options
+(``"strong:tie_margin=3"``, :func:`parse_level`).
 
 All levels see only :func:`engine.observe.observe` and play every preset (``rules.md`` §7),
 Klammern included (§9). They are plain picklable objects with a ``choose(obs, rng)`` method
