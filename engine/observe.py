@@ -124,7 +124,8 @@ def _observe_round(
     """:func:`observe_round` with ``totals`` and ``small_points`` the observation may keep."""
     proposed: Card | None = None
     settings = state.settings
-    klammern = kplay.klammern_state(state)
+    # The round carries Klammern's state (kplay.klammern_state without the call's cost):
+    klammern: KlammernState | None = state.klammern  # type: ignore[assignment]
     mode = settings.trump_selection
     deal = state.deal
     dealer = deal.dealer

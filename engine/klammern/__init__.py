@@ -9,7 +9,8 @@ same engine: the bidding lives in :mod:`engine.bidding`, the play rule in :mod:`
   (:func:`engine.round.register_variant`).
 """
 
-from engine.klammern.play import KlammernState, KlammernVariant, klammern_state
+from engine.klammern import play
+from engine.klammern.play import KlammernState, klammern_state
 from engine.klammern.scoring import (
     SMALL_POINTS_PER_BIG,
     KlammernScore,
@@ -35,7 +36,6 @@ __all__ = [
     "Declaration",
     "KlammernScore",
     "KlammernState",
-    "KlammernVariant",
     "Tally",
     "best_team",
     "big_points",
@@ -49,4 +49,4 @@ __all__ = [
     "tallies",
 ]
 
-register_variant(RoemMode.DECLARATIONS, KlammernVariant())
+register_variant(RoemMode.DECLARATIONS, play)  # the module implements RoundVariant

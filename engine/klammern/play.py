@@ -1,6 +1,9 @@
 """Klammern's extra moves during play, as hooks of the one round state machine
 (:class:`engine.round.RoundState`): declarations (``rules.md`` §9.5), bella (§9.6), contra and re
-(§9.7). The round calls these only when ``state.klammern`` is not None.
+(§9.7). This module is the round's :class:`engine.round.RoundVariant` (its functions
+:func:`new_state`, :func:`call_actions`, :func:`declare_actions`, :func:`bella_actions`,
+:func:`apply_call`, :func:`before_card`, :func:`after_card`, :func:`round_result`), registered
+by :mod:`engine.klammern`; the round calls them only when ``state.klammern`` is not None.
 
 Windows (project decisions where §9 is silent, documented in the report and tests):
 
@@ -25,7 +28,6 @@ Windows (project decisions where §9 is silent, documented in the report and tes
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import cast
 
 from engine.actions import Action, Bella, Contra, Declare, Pass, PlayCard, Re
 from engine.cards import CARDS, SEATS, Card, Rank, Seat, Suit, Team, iter_bits, mask_of
@@ -109,9 +111,9 @@ block of a hand, interned (the runs of a hand in order, without building them on
 
 
 def _km(state: RoundState) -> KlammernState:
-    km = state.klammern
+    km: KlammernState | None = state.klammern  # type: ignore[assignment]  # new_state()'s
     assert km is not None
-    return cast(KlammernState, km)  # the round carries what new_state() made
+    return km
 
 
 def klammern_state(state: RoundState) -> KlammernState | None:
@@ -148,7 +150,8 @@ def _kq_of_trump(state: RoundState) -> int:
 def call_actions(state: RoundState, seat: Seat) -> list[Action]:
     """Contra or re that ``seat`` may call now, in or out of turn (§9.7); out of turn also
     :class:`Pass` to decline it (a seat that declined has no call left)."""
-    km = _km(state)
+    km: KlammernState | None = state.klammern  # type: ignore[assignment]
+    assert km is not None
     contra = km.contra
     n = 4 * len(state.tricks) + len(state.trick)
     if n > RE_UNTIL_CARDS or (n > CONTRA_UNTIL_CARDS and contra is None):
@@ -179,7 +182,8 @@ def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
     found = t[0][hand & 0xFF] + t[1][hand >> 8 & 0xFF] + t[2][hand >> 16 & 0xFF] + t[3][hand >> 24]
     if not found:
         return []
-    km = _km(state)
+    km: KlammernState | None = state.klammern  # type: ignore[assignment]
+    assert km is not None
     if not km.declarations:
         return list(found)
     done = km.declared_by(seat)
@@ -189,7 +193,7 @@ def declare_actions(state: RoundState, seat: Seat) -> list[Action]:
 def bella_actions(state: RoundState, seat: Seat, legal: int) -> list[Action]:
     """Bella plays open to ``seat`` (the player to act) with ``legal`` its legal cards: the K
     or Q of trump among them while it holds both (§9.6); none with auto_declare."""
-    kq = _kq_of_trump(state)
+    kq = KQ_BY_TRUMP[state.trump]  # type: ignore[index]  # in play: trump is chosen
     if state.hands[seat] & kq != kq or state.settings.auto_declare:
         return []
     return [Bella(seat, CARDS[i]) for i in iter_bits(legal & kq)]
@@ -372,7 +376,8 @@ def declarations_winner(state: RoundState) -> Team | None:
     None before that or when nobody declared."""
     if not state.tricks or state.trump is None:
         return None
-    km = _km(state)
+    km: KlammernState | None = state.klammern  # type: ignore[assignment]
+    assert km is not None
     declarations, trump = km.declarations, state.trump
     memo = _WINNER_MEMO[0]
     if memo[0] is declarations and memo[1] is trump:
@@ -387,7 +392,8 @@ def declaration_points(state: RoundState) -> dict[Team, int]:
     trump = state.trump
     if not state.tricks or trump is None:
         return {_NS: 0, _EW: 0}
-    km = _km(state)
+    km: KlammernState | None = state.klammern  # type: ignore[assignment]
+    assert km is not None
     memo = _POINTS_MEMO[0]
     if memo[0] is km and memo[1] is trump:
         return {_NS: memo[2], _EW: memo[3]}
@@ -424,15 +430,6 @@ _POINTS_MEMO: list[tuple[object, object, int, int]] = [(None, None, 0, 0)]
 Klammern state (its declarations) and the trump (one entry, as :data:`_WINNER_MEMO`)."""
 
 
-class KlammernVariant:
-    """Klammern as the round's :class:`engine.round.RoundVariant`: the hooks above
-    (registered for ``RoemMode.DECLARATIONS`` by :mod:`engine.klammern`)."""
-
-    new_state = staticmethod(KlammernState)
-    call_actions = staticmethod(call_actions)
-    declare_actions = staticmethod(declare_actions)
-    bella_actions = staticmethod(bella_actions)
-    apply_call = staticmethod(apply_call)
-    before_card = staticmethod(before_card)
-    after_card = staticmethod(after_card)
-    round_result = staticmethod(round_result)
+def new_state() -> KlammernState:
+    """The Klammern part of a new round: nothing declared, called or announced yet."""
+    return KlammernState()
