@@ -3,7 +3,7 @@ by the ``strong`` computer from what the seat could see.
 
 Pure and deterministic. Every decision of the seat that had a choice (a bid or pass, a trump
 choice, a card, a roem claim in claim mode, ``rules.md`` §3–5, §9.3) is judged from the seat's
-:class:`~engine.observe.Observation` alone (never a hidden card, ``design.md`` §2):
+:class:`~engine.observe.Observation` alone (never a hidden card, ``docs/design.md`` §2):
 
 * **cards** by the tip (:func:`engine.ai.tip.tip`, every legal card scored): the expected
   round score of the viewer's team after the seat's card and after strong's card

@@ -1,4 +1,4 @@
-"""The review of a game (:mod:`engine.ai.review`): blind to hidden cards (``design.md`` §2),
+"""The review of a game (:mod:`engine.ai.review`): blind to hidden cards (``docs/design.md`` §2),
 its card numbers the tip's for the same position and seed, deterministic, sums that add up,
 roem claims judged in claim mode (``rules.md`` §5.5)."""
 
