@@ -17,7 +17,7 @@ import pytest
 from telegram import Bot
 
 from bot.budget import GROUP, OVERALL, PRIVATE, ChatBudget
-from bot.driver import TableDriver
+from bot.driver import MAX_STRETCH, TableDriver
 from bot.outbox import MAX_REPLIES, Content, Outbox
 from bot.outcome import Outcome
 from tests.fakebot import FakeBotApi, ManualClock
@@ -230,12 +230,29 @@ class _Computers:
         return Outcome(game_id=game_id, changed=True)
 
 
+class _Line:
+    """The outbox's overall line as the driver sees it: whether the table's chat waits for the
+    bot's overall Telegram budget (``waiting``), and :meth:`turn` returning once ``served``."""
+
+    def __init__(self) -> None:
+        self.waiting = False
+        self.served = asyncio.Event()
+
+    def in_line(self, key: object) -> bool:
+        return self.waiting
+
+    async def turn(self, key: object) -> None:
+        if self.waiting:
+            await self.served.wait()
+
+
 class _Screen:
     """The presenter side of the driver: what was shown when (manual clock)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
         self.shown: list[tuple[float, Outcome]] = []
+        self.outbox = _Line()
 
     async def present(self, out: Outcome) -> None:
         self.shown.append((self.clock(), out))
@@ -280,3 +297,35 @@ async def test_the_move_is_shown_at_once_and_the_computers_follow_one_a_second()
     assert [t for t, out in screen.shown if out.game_id == 1] == [start + k for k in range(4)]
     assert not driver.busy(1) and not tasks.running  # a human's turn: the computers stopped
     assert computers.limits == [1, 1, 1, 1]  # one move at a time
+
+
+async def test_at_the_bots_overall_limit_the_computers_pace_stretches_up_to_its_cap() -> None:
+    """While the table's chat waits for the bot's overall Telegram budget, a computer move
+    waits for the chat's turn there, at most ``MAX_STRETCH`` seconds beyond its pace; once
+    the chat is served, the pace is one a second again."""
+    clock = ManualClock()
+    computers, screen, tasks = _Computers(3), _Screen(clock), Tasks()
+    driver = TableDriver(
+        cast("GameService", computers),
+        cast("Presenter", screen),
+        tasks.spawn,
+        computer_delay=1.0,
+        sleep=clock.sleep,
+    )
+    screen.outbox.waiting = True
+    start = clock.now
+    async with asyncio.timeout(10):  # real seconds: a guard against a hang, no measure
+        await driver.submit(Outcome(game_id=1, changed=True))
+    await _turns()
+    first = start + 1 + MAX_STRETCH  # its pace, then the whole cap: never served
+    while clock.now < first:
+        clock.advance(0.5)
+        await _turns()
+    assert [t for t, out in screen.shown if out.game_id == 1] == [start, first]
+    screen.outbox.served.set()  # the chat got its place: no more waiting
+    screen.outbox.waiting = False
+    for _ in range(4):
+        clock.advance(0.5)
+        await _turns()
+    shown = [t for t, out in screen.shown if out.game_id == 1]
+    assert shown == [start, first, first + 1, first + 2]
