@@ -53,6 +53,7 @@ class Counter:
     def __init__(self) -> None:
         self.kinds: collections.Counter[str] = collections.Counter()
         self.resets = 0
+        self.log: list[str] = []
 
     @property
     def total(self) -> int:
@@ -76,6 +77,7 @@ def counting(counter: Counter) -> Iterator[None]:
 
         def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
             counter.kinds[_kind(name, args)] += 1
+            counter.log.append(f"{name}: {' '.join(str(args[0] if args else '').split())[:150]}")
             return original(self, *args, **kwargs)  # a coroutine or aiosqlite's awaitable
 
         saved.append((cls, name, original))
@@ -88,12 +90,13 @@ def counting(counter: Counter) -> Iterator[None]:
     original_reset = asyncpg.connection.Connection.reset
 
     async def reset(self: Any, *args: Any, **kwargs: Any) -> Any:
-        counter.resets += 1
+        counter.resets += 1 if self.get_reset_query() else 0
         before = counter.kinds.copy()
         try:
             return await original_reset(self, *args, **kwargs)
-        finally:  # reset() runs its query through execute(): not a call of the bot's
+        finally:  # reset() runs its query through execute(): counted apart
             counter.kinds.subtract(counter.kinds - before)
+            counter.log.append("(reset)")
 
     saved.append((asyncpg.connection.Connection, "reset", original_reset))
     asyncpg.connection.Connection.reset = reset  # type: ignore[method-assign]
@@ -104,7 +107,9 @@ def counting(counter: Counter) -> Iterator[None]:
             setattr(cls, name, original)
 
 
-async def measure(database: str, taps: int, seed: int) -> tuple[list[int], Counter, int]:
+async def measure(
+    database: str, taps: int, seed: int, trace: int = 0
+) -> tuple[list[int], Counter, int]:
     """Play ``taps`` taps on ``database`` (a path or URL); return the count per tap, the
     counter over all the taps and the pool resets."""
     counter = Counter()
@@ -135,11 +140,14 @@ async def measure(database: str, taps: int, seed: int) -> tuple[list[int], Count
                     user, message, buttons = mover
                     _, action = pick(buttons, rng)
                     before, before_resets = counter.kinds.copy(), counter.resets
+                    logged = len(counter.log)
                     await (await user.tap(message, by_action(action))).wait_answered(timeout=30)
                     await bot.settle(timeout=30)
                     diff = counter.kinds - before
                     total.update(diff)
                     per_tap.append(sum(diff.values()))
+                    if trace and len(per_tap) == trace:
+                        print(f"tap {trace} ({action}):", *counter.log[logged:], sep="\n  ")
                     resets += counter.resets - before_resets
     summary = Counter()
     summary.kinds = total
@@ -163,13 +171,17 @@ async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--taps", type=int, default=40)
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--trace", type=int, default=0, help="print the statements of tap N")
     parser.add_argument(
         "--backend", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
     )
     args = parser.parse_args(argv)
     if "sqlite" in args.backend:
         with tempfile.TemporaryDirectory() as tmp:
-            report("sqlite", *await measure(str(Path(tmp) / "b.sqlite3"), args.taps, args.seed))
+            report(
+                "sqlite",
+                *await measure(str(Path(tmp) / "b.sqlite3"), args.taps, args.seed, args.trace),
+            )
     if "postgresql" in args.backend:
         bindir = find_bindir()
         if bindir is None:
@@ -181,7 +193,7 @@ async def main(argv: list[str] | None = None) -> None:
             databases = PostgresDatabases(server.url, "bench_calls_")
             url = await databases.create(migrated=False)
             try:
-                report("postgresql", *await measure(url, args.taps, args.seed))
+                report("postgresql", *await measure(url, args.taps, args.seed, args.trace))
             finally:
                 await databases.drop(url)
         finally:

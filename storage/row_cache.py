@@ -7,8 +7,9 @@ Which rows may be kept depends on who else writes the database:
   row), game rows without their action log, and chat migrations. The bot is then the only
   writer of its rows (the admin tool only reads; a second writer's game change is noticed by
   the version check of the next write);
-* several bot processes on one database (PostgreSQL: ``shared=True``): only chat migrations,
-  which are for good; every other row may change in another process at any time.
+* several bot processes on one database (PostgreSQL: ``shared=True``): only what is written
+  once for good (chat migrations, games' link tokens); every other row may change in another
+  process at any time.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ class RowCache:
     """Rows kept in memory by :class:`storage.sql_repository.SqlRepository`.
 
     ``shared``: several processes write the database (see the module); then only chat
-    migrations are kept and every other look-up misses (the ``keep_*`` calls keep nothing).
+    migrations and link tokens are kept and every other look-up misses (the ``keep_*``
+    calls keep nothing).
     """
 
     def __init__(self, *, shared: bool) -> None:
@@ -51,6 +53,7 @@ class RowCache:
         self._chats: _Recent[Chat | None] = _Recent()
         self._games: _Recent[Game] = _Recent()
         self._moved: _Recent[int] = _Recent()
+        self._tokens: _Recent[str] = _Recent()
 
     @property
     def keeps_games(self) -> bool:
@@ -112,6 +115,16 @@ class RowCache:
     def keep_successor(self, chat_id: int, new_chat_id: int) -> None:
         """Keep that ``chat_id`` went to ``new_chat_id`` (for good)."""
         self._moved.put(chat_id, new_chat_id)
+
+    # link tokens ---------------------------------------------------------------------------
+
+    def token(self, game_id: int) -> str | None:
+        """The known link token of ``game_id``, or None."""
+        return self._tokens.rows.get(game_id)
+
+    def keep_token(self, game_id: int, token: str) -> None:
+        """Keep a game's link token (set once, for good)."""
+        self._tokens.put(game_id, token)
 
     def migrating(self, old_chat_id: int, new_chat_id: int) -> None:
         """Forget what a chat migration changes: both chats, every game row (their chat ids)

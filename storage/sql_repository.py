@@ -175,6 +175,15 @@ class SqlRepository(StatsStore):
             db, where, params, with_actions=with_actions, order_by=order_by
         )
 
+    async def link_token(self, game_id: int, candidate: str) -> str | None:
+        """See :meth:`Repository.link_token` (a game's token is set once: kept in memory)."""
+        token = self._cache.token(game_id)
+        if token is None:
+            token = await super().link_token(game_id, candidate)
+            if token is not None:
+                self._cache.keep_token(game_id, token)
+        return token
+
     # -- users --------------------------------------------------------------------------------
 
     async def upsert_user(
