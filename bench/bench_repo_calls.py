@@ -13,10 +13,16 @@ recorded). A counting wrapper around the database connection counts what each ta
   ``execute_fetchall``, ``executemany``, ``commit``, ``rollback``): one hop to the database
   thread each.
 
+Backends: ``sqlite`` (a file), ``postgresql`` (``DATABASE_URL``, one bot process:
+``BOT_WORKERS=1``), ``postgresql-shared`` (the repository opened as one of several workers
+would have it: nothing but what never changes kept in memory, turn timers and message claims in
+the database).
+
 Prints, per backend, the mean and the largest count per tap, and the mean per statement kind.
 Asserts nothing. PostgreSQL is a throwaway server (``tests/pg.py``).
 
-Run: ``python bench/bench_repo_calls.py [--taps 40] [--backend sqlite postgresql]``.
+Run: ``python bench/bench_repo_calls.py [--taps 40] [--trace N]
+[--backend sqlite postgresql postgresql-shared]``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import aiosqlite
 import asyncpg
 import asyncpg.connection
 
+from storage import PostgresRepository
 from tests.bot.helpers import active_buttons, by_action, hand_message, make_app, open_and_fill, pick
 from tests.fakebot import FakeBotApi, run_polling
 from tests.pg import PostgresDatabases, PostgresServer, find_bindir
@@ -108,7 +115,7 @@ def counting(counter: Counter) -> Iterator[None]:
 
 
 async def measure(
-    database: str, taps: int, seed: int, trace: int = 0
+    database: str, taps: int, seed: int, trace: int = 0, *, shared: bool = False
 ) -> tuple[list[int], Counter, int]:
     """Play ``taps`` taps on ``database`` (a path or URL); return the count per tap, the
     counter over all the taps and the pool resets."""
@@ -120,7 +127,10 @@ async def measure(
             humans = [api.add_user(n, language_code="nl", started=True) for n in "ABCD"]
             group = api.add_group("Club", members=humans, admins=humans[:1])
             config = {"database_url": database} if "://" in database else {}
-            app = make_app(api, Path(tmp) / "bench.sqlite3", config=config)
+            extra: dict[str, Any] = {}
+            if shared:  # as one of several workers would (BOT_WORKERS > 1 needs webhooks)
+                extra["repository"] = await PostgresRepository.open(database)
+            app = make_app(api, Path(tmp) / "bench.sqlite3", config=config, **extra)
             rng = random.Random(seed)
             async with run_polling(app, api) as bot:
                 await open_and_fill(api, bot, group, humans)
@@ -149,6 +159,8 @@ async def measure(
                     if trace and len(per_tap) == trace:
                         print(f"tap {trace} ({action}):", *counter.log[logged:], sep="\n  ")
                     resets += counter.resets - before_resets
+            if shared:
+                await extra["repository"].close()
     summary = Counter()
     summary.kinds = total
     return per_tap, summary, resets
@@ -173,7 +185,10 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--trace", type=int, default=0, help="print the statements of tap N")
     parser.add_argument(
-        "--backend", nargs="+", default=["sqlite", "postgresql"], choices=["sqlite", "postgresql"]
+        "--backend",
+        nargs="+",
+        default=["sqlite", "postgresql", "postgresql-shared"],
+        choices=["sqlite", "postgresql", "postgresql-shared"],
     )
     args = parser.parse_args(argv)
     if "sqlite" in args.backend:
@@ -182,7 +197,8 @@ async def main(argv: list[str] | None = None) -> None:
                 "sqlite",
                 *await measure(str(Path(tmp) / "b.sqlite3"), args.taps, args.seed, args.trace),
             )
-    if "postgresql" in args.backend:
+    wanted = [b for b in args.backend if b.startswith("postgresql")]
+    if wanted:
         bindir = find_bindir()
         if bindir is None:
             print("postgresql: no PostgreSQL server binaries found; skipped")
@@ -191,11 +207,14 @@ async def main(argv: list[str] | None = None) -> None:
         server.start()
         try:
             databases = PostgresDatabases(server.url, "bench_calls_")
-            url = await databases.create(migrated=False)
-            try:
-                report("postgresql", *await measure(url, args.taps, args.seed, args.trace))
-            finally:
-                await databases.drop(url)
+            for name in wanted:
+                url = await databases.create(migrated=False)
+                try:
+                    shared = name == "postgresql-shared"
+                    found = await measure(url, args.taps, args.seed, args.trace, shared=shared)
+                    report(name, *found)
+                finally:
+                    await databases.drop(url)
         finally:
             server.stop()
 

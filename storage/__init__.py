@@ -76,12 +76,16 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
 problem: catch these to report one line (``bot/__main__.py``, ``bot/admin.py``)."""
 
 
-async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> Repository:
+async def open_repository(
+    url_or_path: str | os.PathLike[str] | DatabaseUrl, *, sole_writer: bool = False
+) -> Repository:
     """Open the database ``url_or_path`` names (or a parsed :class:`DatabaseUrl`), migrated
     to the current schema: a plain path or ``sqlite:///path`` (an SQLite file, created if
     missing; ``":memory:"`` or ``sqlite:///:memory:`` for a throw-away one) or a
     ``postgresql://`` / ``postgres://`` URL (the database must exist). See
     :mod:`storage.urls`. Close the repository with ``await repo.close()`` or ``async with``.
+    ``sole_writer``: this process is the only bot process on a PostgreSQL database (see
+    :meth:`PostgresRepository.open`; an SQLite file always has one).
 
     Raises:
         ValueError: ``url_or_path`` is not a database setting (unknown scheme...).
@@ -92,7 +96,7 @@ async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> 
     """
     url = url_or_path if isinstance(url_or_path, DatabaseUrl) else parse_database_url(url_or_path)
     if url.backend is Backend.POSTGRESQL:
-        return await PostgresRepository.open(url.target)
+        return await PostgresRepository.open(url.target, sole_writer=sole_writer)
     return await SqliteRepository.open(url.target)
 
 

@@ -11,7 +11,9 @@ bookkeeping writes. Writes of several statements (``create_game``, ``set_seats``
 process or another, wait for the first and then match nothing.
 
 Several bot processes may share one database, so the row cache keeps only what never changes
-(chat migrations, :mod:`storage.row_cache`): each call sees what the others committed.
+(chat migrations, link tokens, :mod:`storage.row_cache`): each call sees what the others
+committed. Opened for the database's only bot process (``sole_writer``), it keeps rows as the
+SQLite backend does.
 """
 
 from __future__ import annotations
@@ -110,9 +112,11 @@ class _DataConnection(asyncpg.Connection):
 
 
 class PostgresDialect:
-    """:class:`storage.sql.Dialect` of a PostgreSQL pool (several processes may share it)."""
+    """:class:`storage.sql.Dialect` of a PostgreSQL pool. ``shared``: several bot processes
+    may share the database (the default); False when this process is its only bot process
+    (``BOT_WORKERS=1``): then rows are kept in memory as on SQLite and :meth:`game_lock`
+    holds nothing."""
 
-    shared = True
     key_share = " FOR KEY SHARE"
     for_update = " FOR UPDATE"
     skip_locked = " FOR UPDATE SKIP LOCKED"
@@ -122,7 +126,10 @@ class PostgresDialect:
         self,
         pool: asyncpg.Pool[asyncpg.Record],
         lock_pool: asyncpg.Pool[asyncpg.Record] | None = None,
+        *,
+        shared: bool = True,
     ) -> None:
+        self.shared = shared
         self._pool: asyncpg.Pool[asyncpg.Record] | None = pool
         self._lock_pool: asyncpg.Pool[asyncpg.Record] | None = lock_pool or pool
         self.transactions = 0
@@ -167,7 +174,11 @@ class PostgresDialect:
         lock pool (apart from the pool the calls inside the block use, so holders never wait
         for their own connections). A cancelled or failed unlock is undone by asyncpg's reset
         of the connection (``pg_advisory_unlock_all``); a process that dies loses its
-        connections and with them its locks. Not counted in ``transactions``."""
+        connections and with them its locks. Not counted in ``transactions``. Nothing to
+        hold for the database's only bot process (``shared`` False)."""
+        if not self.shared:
+            yield
+            return
         pool = self._lock_pool
         if pool is None:
             raise RuntimeError("the repository is closed")
@@ -252,10 +263,12 @@ class PostgresRepository(SqlRepository):
         pool: asyncpg.Pool[asyncpg.Record],
         version: int,
         lock_pool: asyncpg.Pool[asyncpg.Record] | None = None,
+        *,
+        sole_writer: bool = False,
     ) -> None:
         """Wrap open pools on a migrated database (``lock_pool``: the connections that hold
         :meth:`game_lock`; ``pool`` when not given); use :meth:`open` instead."""
-        super().__init__(PostgresDialect(pool, lock_pool), version)
+        super().__init__(PostgresDialect(pool, lock_pool, shared=not sole_writer), version)
 
     @classmethod
     async def open(
@@ -267,10 +280,17 @@ class PostgresRepository(SqlRepository):
         connect_timeout: float = 10.0,
         migrations: Sequence[Migration] = PG_MIGRATIONS,
         clock: Callable[[], float] = time.time,
+        sole_writer: bool = False,
     ) -> Self:
         """Connect a pool of ``min_size..max_size`` connections to ``url`` (libpq URL:
         ``postgresql://user:password@host:port/database``; the database must exist) and apply
         pending ``migrations`` (``clock`` only stamps ``schema_version.applied_at``).
+
+        ``sole_writer``: this process is the database's only bot process (``BOT_WORKERS=1``;
+        the admin tool only reads while the bot runs, as with SQLite). Then the repository is
+        not ``shared``: it keeps users, chats and game rows in memory and serves the reads of
+        a tap from there, and :meth:`game_lock` holds nothing, as on SQLite. Default: several
+        processes may share the database, each call sees what the others committed.
 
         Raises:
             DatabaseUnavailable: the server cannot be reached within ``connect_timeout``
@@ -298,4 +318,4 @@ class PostgresRepository(SqlRepository):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, version, lock_pool)
+        return cls(pool, version, lock_pool, sole_writer=sole_writer)

@@ -148,18 +148,17 @@ class SqlRepository(StatsStore):
 
     @asynccontextmanager
     async def _write_game(self, game_id: int, *, single: bool = True) -> AsyncIterator[Db]:
-        """A write on one game (``single``: of one statement) that keeps the game's new row
-        (read in the same transaction) when the cache keeps games, so the next
-        :meth:`get_game` costs nothing. A failed write forgets the row."""
+        """A write on one game (``single``: of one statement, else in a transaction) that
+        keeps the game's new row, read right after on the same connection (SQLite: in the same
+        transaction), when the cache keeps games, so the next :meth:`get_game` costs nothing.
+        A failed write forgets the row."""
         self._cache.drop_game(game_id)
-        if not self._cache.keeps_games:
-            async with self._d.single() if single else self._d.write() as db:
-                yield db
-            return
-        async with self._d.write() as db:
+        found: list[Game] = []
+        async with self._d.single() if single else self._d.write() as db:
             yield db
-            found = await self._load(db, "g.game_id = ?", (game_id,), with_actions=False)
-        if found:
+            if self._cache.keeps_games:
+                found = await self._load(db, "g.game_id = ?", (game_id,), with_actions=False)
+        if found:  # committed
             self._cache.keep_game(found[0])
 
     async def _load(
