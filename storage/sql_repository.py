@@ -273,8 +273,9 @@ class SqlRepository(StatsStore):
             )
             if row is None:  # inserted by another connection after this statement began
                 row = await db.one("SELECT * FROM chats WHERE chat_id = ?", (chat_id,))
+            if row is None:  # or the chat became another
                 moved = await games.successor(db, chat_id)
-                if moved is not None:  # or the chat became another
+                if moved is not None:
                     raise ChatMoved(chat_id, moved)
         if row is None:  # pragma: no cover - a row deleted between two statements
             raise NotFound("chat", chat_id)
