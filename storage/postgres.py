@@ -18,6 +18,7 @@ SQLite backend does.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -25,7 +26,7 @@ from typing import Any, Self
 
 import asyncpg
 
-from storage.errors import DatabaseUnavailable
+from storage.errors import DatabaseInUse, DatabaseUnavailable
 from storage.imports import ACTION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, ImportPlan
 from storage.migrations import Migration
 from storage.postgres_migrations import PG_MIGRATIONS, apply_migrations
@@ -36,6 +37,10 @@ from storage.sql_rows import game_from, seat
 from storage.urls import redact
 
 _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+BOT_PROCESS_KEY = (0x6B6C6A62, 0)
+"""The advisory lock (two-int form, a key space apart from the games' one-bigint keys) that
+every bot process holds while it runs: exclusively the database's only bot process, shared by
+each of several (:meth:`PostgresDialect.claim`)."""
 """What asyncpg raises when a server cannot be reached or refuses us."""
 
 _SEATS = """
@@ -132,6 +137,7 @@ class PostgresDialect:
         self.shared = shared
         self._pool: asyncpg.Pool[asyncpg.Record] | None = pool
         self._lock_pool: asyncpg.Pool[asyncpg.Record] | None = lock_pool or pool
+        self._claim: asyncpg.pool.PoolConnectionProxy[asyncpg.Record] | None = None
         self.transactions = 0
         """Database transactions begun so far, for benchmarks: one per call (an autocommit
         statement or an explicit transaction); the second look-up that explains a refused
@@ -140,6 +146,9 @@ class PostgresDialect:
     async def close(self) -> None:
         """Close the pools (waits for calls in progress to give their connection back).
         Idempotent."""
+        claim, self._claim = self._claim, None
+        if claim is not None and self._lock_pool is not None:
+            await self._lock_pool.release(claim)  # asyncpg's reset unlocks it
         pool, self._pool = self._pool, None
         locks, self._lock_pool = self._lock_pool, None
         if locks is not None and locks is not pool:
@@ -167,6 +176,36 @@ class PostgresDialect:
             assert isinstance(db, PostgresDb)
             async with db.conn.transaction():
                 yield db
+
+    async def claim(self, *, sole: bool, wait: float, poll: float = 0.25) -> None:
+        """Hold :data:`BOT_PROCESS_KEY` until :meth:`close`: exclusively when this process is
+        the database's only bot process (``sole``), else shared with the other bot processes.
+        Waits up to ``wait`` seconds for a process that is stopping (a restart) to let go.
+
+        Raises:
+            DatabaseInUse: still held the other way after ``wait`` seconds.
+        """
+        pool = self._lock_pool
+        if pool is None:
+            raise RuntimeError("the repository is closed")
+        how = "pg_try_advisory_lock" if sole else "pg_try_advisory_lock_shared"
+        conn = await pool.acquire()
+        try:
+            deadline = time.monotonic() + wait
+            while not await conn.fetchval(f"SELECT {how}($1, $2)", *BOT_PROCESS_KEY):
+                if time.monotonic() >= deadline:
+                    raise DatabaseInUse(
+                        "another bot process uses this database; with several bot processes "
+                        "set BOT_WORKERS to their number in every one"
+                        if sole
+                        else "a bot process that runs as the database's only one (BOT_WORKERS=1) "
+                        "uses this database; set BOT_WORKERS in every process"
+                    )
+                await asyncio.sleep(poll)
+        except BaseException:
+            await pool.release(conn)
+            raise
+        self._claim = conn
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
@@ -268,7 +307,8 @@ class PostgresRepository(SqlRepository):
     ) -> None:
         """Wrap open pools on a migrated database (``lock_pool``: the connections that hold
         :meth:`game_lock`; ``pool`` when not given); use :meth:`open` instead."""
-        super().__init__(PostgresDialect(pool, lock_pool, shared=not sole_writer), version)
+        self._pg = PostgresDialect(pool, lock_pool, shared=not sole_writer)
+        super().__init__(self._pg, version)
 
     @classmethod
     async def open(
@@ -281,6 +321,8 @@ class PostgresRepository(SqlRepository):
         migrations: Sequence[Migration] = PG_MIGRATIONS,
         clock: Callable[[], float] = time.time,
         sole_writer: bool = False,
+        claim: bool = False,
+        claim_wait: float = 30.0,
     ) -> Self:
         """Connect a pool of ``min_size..max_size`` connections to ``url`` (libpq URL:
         ``postgresql://user:password@host:port/database``; the database must exist) and apply
@@ -292,9 +334,17 @@ class PostgresRepository(SqlRepository):
         a tap from there, and :meth:`game_lock` holds nothing, as on SQLite. Default: several
         processes may share the database, each call sees what the others committed.
 
+        ``claim``: this is a bot process: hold the database as :meth:`PostgresDialect.claim`
+        says (exclusively with ``sole_writer``, else shared), waiting up to ``claim_wait``
+        seconds for a stopping process, so that a second process never runs beside the
+        database's only one (its rows kept in memory would go stale). The admin tool does not
+        claim.
+
         Raises:
             DatabaseUnavailable: the server cannot be reached within ``connect_timeout``
                 seconds, or refuses the connection (password, unknown database...).
+            DatabaseInUse: ``claim`` and another bot process holds the database the other
+                way (a subclass of DatabaseUnavailable).
             SchemaError: the database schema is newer than ``migrations``.
             asyncpg.PostgresError: a migration failed (it was rolled back).
         """
@@ -318,4 +368,11 @@ class PostgresRepository(SqlRepository):
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, version, lock_pool, sole_writer=sole_writer)
+        repo = cls(pool, version, lock_pool, sole_writer=sole_writer)
+        if claim:
+            try:
+                await repo._pg.claim(sole=sole_writer, wait=claim_wait)
+            except BaseException:
+                await repo.close()
+                raise
+        return repo
