@@ -121,7 +121,9 @@ def build_application(
 
     async def post_init(app: KlaverjasApp) -> None:
         preload()  # a broken catalogue fails here, not in the middle of a game
-        repo = repository or await open_repository(config.database)
+        repo = repository or await open_repository(
+            config.database, sole_writer=config.bot_workers == 1, claim=True
+        )
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
         service = GameService(
             repo,

@@ -105,7 +105,8 @@ class BotConfig(DatabaseSettings):
             Telegram's updates (behind a load balancer, webhook mode), 1 to 64; each keeps to
             its share of Telegram's per-chat and per-bot limits (``bot.budget.shared``).
             Above 1 it needs PostgreSQL and webhook mode (``WEBHOOK_URL``; every worker the
-            same ``WEBHOOK_URL`` and ``WEBHOOK_SECRET``).
+            same ``WEBHOOK_URL`` and ``WEBHOOK_SECRET``). At 1 a PostgreSQL database is opened
+            for its only bot process (``storage.open_repository(..., sole_writer=True)``).
         timer_sweep_seconds: ``TIMER_SWEEP_SECONDS``: on PostgreSQL, how often a worker
             looks for turn timers that are due, whichever worker armed them (claimed in the
             database, so each runs once), 0.1 to 60; SQLite: timers are jobs in the process.

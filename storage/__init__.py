@@ -31,6 +31,7 @@ import asyncpg
 from storage.errors import (
     AlreadyExists,
     ChatMoved,
+    DatabaseInUse,
     DatabaseUnavailable,
     NotFound,
     OpenGameExists,
@@ -76,23 +77,33 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
 problem: catch these to report one line (``bot/__main__.py``, ``bot/admin.py``)."""
 
 
-async def open_repository(url_or_path: str | os.PathLike[str] | DatabaseUrl) -> Repository:
+async def open_repository(
+    url_or_path: str | os.PathLike[str] | DatabaseUrl,
+    *,
+    sole_writer: bool = False,
+    claim: bool = False,
+) -> Repository:
     """Open the database ``url_or_path`` names (or a parsed :class:`DatabaseUrl`), migrated
     to the current schema: a plain path or ``sqlite:///path`` (an SQLite file, created if
     missing; ``":memory:"`` or ``sqlite:///:memory:`` for a throw-away one) or a
     ``postgresql://`` / ``postgres://`` URL (the database must exist). See
     :mod:`storage.urls`. Close the repository with ``await repo.close()`` or ``async with``.
+    ``sole_writer``: this process is the only bot process on a PostgreSQL database (see
+    :meth:`PostgresRepository.open`; an SQLite file always has one); ``claim``: this is a bot
+    process, which holds a PostgreSQL database so that no second process runs beside its only
+    one (:meth:`PostgresRepository.open`).
 
     Raises:
         ValueError: ``url_or_path`` is not a database setting (unknown scheme...).
         SchemaError: the database was written by a newer version of the bot.
         DatabaseUnavailable: the PostgreSQL server cannot be reached or refuses us.
+        DatabaseInUse: ``claim`` and another bot process holds the database the other way.
         sqlite3.Error: the SQLite file cannot be opened.
         asyncpg.PostgresError: a PostgreSQL migration failed.
     """
     url = url_or_path if isinstance(url_or_path, DatabaseUrl) else parse_database_url(url_or_path)
     if url.backend is Backend.POSTGRESQL:
-        return await PostgresRepository.open(url.target)
+        return await PostgresRepository.open(url.target, sole_writer=sole_writer, claim=claim)
     return await SqliteRepository.open(url.target)
 
 
@@ -107,6 +118,7 @@ __all__ = [
     "Chat",
     "ChatMigration",
     "ChatMoved",
+    "DatabaseInUse",
     "DatabaseUnavailable",
     "DatabaseUrl",
     "Game",

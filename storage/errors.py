@@ -34,6 +34,12 @@ class DatabaseUnavailable(StorageError):
     wrong password, no such database). ``str(error)`` says why, without the password."""
 
 
+class DatabaseInUse(DatabaseUnavailable):
+    """Another bot process holds the PostgreSQL database in a way this one cannot share: one
+    of them runs as the database's only bot process (``BOT_WORKERS=1``) and the other one is
+    a second bot process (see :meth:`storage.PostgresRepository.open`, ``claim``)."""
+
+
 class AlreadyExists(StorageError):
     """An import would write a row whose id the database already holds.
 

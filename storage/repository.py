@@ -1,7 +1,8 @@
 """The storage contract: one async interface, implemented by
 :class:`storage.sqlite.SqliteRepository` (the default, one embedded file) and
 :class:`storage.postgres.PostgresRepository`, both tested by the same contract suite
-(``tests/storage/``).
+(``tests/storage/``). Both are :class:`storage.sql_repository.SqlRepository` over the
+backend's dialect (:mod:`storage.sql`): each statement is written once for both.
 
 Rules every implementation follows:
 
