@@ -172,6 +172,7 @@ def build_application(
             config.max_open_tables,
             config.lobby_idle_minutes * 60,
         )
+        service.rematch_wait = config.rematch_confirm_seconds
         if repo.shared:
             await learn_migrations(app.bot_data["app"])
         service.daily_config = _daily_config(config)

@@ -8,7 +8,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
-  a ``/score`` answer (:class:`ShowSheet`);
+  a ``/score`` answer (:class:`ShowSheet`), ``r``: a rematch (:data:`RematchPayload`: the
+  final sheet's "again" and the rematch lobby's "I'm in");
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
@@ -147,9 +148,21 @@ class ShowSheet:
     picture: bool
 
 
+@dataclass(frozen=True, slots=True)
+class Again:
+    """The "again" button of a finished group game's final message: open a rematch, the same
+    players in the same seats with the same rules (:mod:`bot.service.rematch`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A player's "I'm in" on a rematch lobby: confirms the seat kept for them."""
+
+
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
-Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet
+RematchPayload = Again | Ready
+Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | RematchPayload
 
 
 class Target(StrEnum):
@@ -247,6 +260,8 @@ _FIXED: dict[str, Payload] = {
     "sheet:picture": ShowSheet(True),
     "sheet:text": ShowSheet(False),
     "tip": Tip(),
+    "again": Again(),
+    "ready": Ready(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -268,7 +283,9 @@ def token(payload: Payload) -> str:
 
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
-    a ``/score`` answer."""
+    a ``/score`` answer, ``r`` a rematch."""
+    if isinstance(payload, Again | Ready):
+        return "r"
     if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
@@ -316,7 +333,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasv])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvr])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
 

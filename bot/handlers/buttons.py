@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from bot.context import Context, translator_for
 from bot.handlers.common import is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
+from bot.handlers.rematch import on_rematch_button
 from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outbox import Content
@@ -25,6 +26,7 @@ from bot.render.reasons import ALERT_LIMIT, tap_answer
 from bot.render.tip import tip_text
 from bot.tables import Table
 from bot.taps import (
+    Again,
     Cancel,
     ComputerSeat,
     ConfirmStop,
@@ -38,6 +40,7 @@ from bot.taps import (
     NextSetting,
     Payload,
     PickLanguage,
+    Ready,
     Reclaim,
     ShowSheet,
     Sit,
@@ -81,6 +84,9 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(payload, ConfirmStop):
         await _stop(update, context, tap, payload, tr)
+        return
+    if isinstance(payload, Again | Ready):  # a rematch (bot.handlers.rematch)
+        await on_rematch_button(update, context, tap, payload, table, tr)
         return
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
         await _handover_prompt(update, context, tap, payload, tr)
@@ -154,7 +160,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip():
+        case ConfirmStop() | ShowSheet() | Tip() | Again() | Ready():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

@@ -13,7 +13,8 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.timers`: turn timers, the restart;
 * :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
 * :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11);
-* :mod:`~bot.service.tips`: the tip button (issue 14).
+* :mod:`~bot.service.tips`: the tip button (issue 14);
+* :mod:`~bot.service.rematch`: a finished group game's "again", the session's totals.
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_s
 from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
 from bot.service.lobby import IsAdmin, LobbyOps, TableLimits, next_setting
 from bot.service.people import PeopleOps
+from bot.service.rematch import RematchOps
 from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
 from bot.service.tips import TipAnswer, TipOps
 from bot.service.view import TableView
 
 
-class GameService(DailyOps, PeopleOps, TimerOps, TipOps):
+class GameService(RematchOps, DailyOps, PeopleOps, TimerOps, TipOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 

@@ -19,10 +19,12 @@ from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
 from bot.taps import (
+    Again,
     ConfirmStop,
     Handover,
     LobbyPayload,
     Move,
+    Ready,
     Reclaim,
     ShowSheet,
     Tap,
@@ -40,7 +42,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
-    assert not isinstance(tap.payload, ConfirmStop | ShowSheet)
+    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | Again | Ready)
     return tap.payload
 
 
