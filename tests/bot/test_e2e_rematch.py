@@ -15,7 +15,8 @@ from typing import Any
 from bot.service.rematch import first_dealer
 from bot.tables import TableSettings
 from bot.taps import Again, NextSetting, Ready, Setting, Start, Tap, encode
-from engine.cards import Seat
+from engine.cards import Seat, Team
+from engine.record import replay_actions
 from storage import Game, GameStatus, SeatKind, open_repository
 from tests.fakebot import BotRunner, FakeBotApi, SimUser, run_polling
 from tests.fakebot.model import FakeChat, FakeMessage
@@ -33,11 +34,9 @@ async def _games(db: Path) -> list[Game]:
 
 def _totals(game: Game) -> tuple[int, int]:
     """(NS, EW) of a finished game, replayed from its stored log."""
-    from engine.cards import Team
-    from engine.record import replay_actions
 
     settings = TableSettings.from_json(game.settings)
-    state = replay_actions(settings.rules, game.seed, game.actions)
+    state = replay_actions(settings.rules, game.seed, game.actions or ())
     totals = state.totals()
     return totals[Team.NS], totals[Team.EW]
 
@@ -163,7 +162,7 @@ async def test_a_rematch_keeps_seats_and_rules_moves_the_dealer_and_adds_up(
         tap = await bert.tap(lobby, by_action("ready"))
         await tap.wait_answered()
         await bot.settle()
-        assert not tap.show_alert and "in" in tap.text
+        assert not tap.show_alert and tap.text == "You're in."
         _, second = await _games(db)
         assert second.status is GameStatus.ACTIVE
         final2 = await _play_on(fake_api, bot, group, humans, rng)
