@@ -9,7 +9,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
   a ``/score`` answer (:class:`ShowSheet`), ``r``: a rematch (:data:`RematchPayload`: the
-  final sheet's "again" and the rematch lobby's "I'm in");
+  final sheet's "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔
+  (:class:`WantAlerts`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
@@ -18,7 +19,8 @@ Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g
 user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
 (:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
 (:class:`TopPeriod`: ``t.month``, ``t.all``); nor do ``/forgetme``'s (:class:`ForgetMe`:
-``f.yes``, ``f.no``). Deep links (``t.me/<bot>?start=<payload>``) are
+``f.yes``, ``f.no``); nor does the 🔕 under a "a fourth wanted" message
+(:class:`AlertsOff`: ``o.<group id>``). Deep links (``t.me/<bot>?start=<payload>``) are
 :class:`DeepLink`.
 """
 
@@ -159,10 +161,16 @@ class Ready:
     """A player's "I'm in" on a rematch lobby: confirms the seat kept for them."""
 
 
+@dataclass(frozen=True, slots=True)
+class WantAlerts:
+    """The lobby's 🔔: the tapper wants (or no longer wants) a private message when a table in
+    this group needs a player (``/notify``; :mod:`bot.service.alerts`)."""
+
+
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
 RematchPayload = Again | Ready
-Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | RematchPayload
+Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | RematchPayload | WantAlerts
 
 
 class Target(StrEnum):
@@ -228,7 +236,15 @@ class ForgetMe:
     answer: ForgetAnswer
 
 
-GlobalTap = PickLanguage | DailyTap | TopPeriod | ForgetMe
+@dataclass(frozen=True, slots=True)
+class AlertsOff:
+    """The 🔕 under a "a fourth wanted" private message: no more of these from the group
+    ``chat_id`` (valid only in the tapper's own private chat)."""
+
+    chat_id: int
+
+
+GlobalTap = PickLanguage | DailyTap | TopPeriod | ForgetMe | AlertsOff
 """The taps that carry no game."""
 
 
@@ -262,6 +278,7 @@ _FIXED: dict[str, Payload] = {
     "tip": Tip(),
     "again": Again(),
     "ready": Ready(),
+    "alerts": WantAlerts(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -283,9 +300,11 @@ def token(payload: Payload) -> str:
 
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
-    a ``/score`` answer, ``r`` a rematch."""
+    a ``/score`` answer, ``r`` a rematch, ``n`` the lobby's 🔔."""
     if isinstance(payload, Again | Ready):
         return "r"
+    if isinstance(payload, WantAlerts):
+        return "n"
     if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
@@ -333,9 +352,10 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasvr])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvrn])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
+_ALERTS_OFF = re.compile(r"^o\.(-[1-9]\d{0,17})$")
 
 
 def encode(tap: Tap | GlobalTap) -> str:
@@ -356,6 +376,11 @@ def encode(tap: Tap | GlobalTap) -> str:
         return f"t.{tap.period.value}"
     if isinstance(tap, ForgetMe):
         return f"f.{tap.answer.value}"
+    if isinstance(tap, AlertsOff):
+        data = f"o.{tap.chat_id}"
+        if not _ALERTS_OFF.match(data):
+            raise ValueError(f"cannot encode callback {data!r}")
+        return data
     data = f"{scope(tap.payload)}{tap.game_id}.{tap.version}.{token(tap.payload)}"
     if not _GAME.match(data) or len(data) > MAX_BYTES:
         raise ValueError(f"cannot encode callback {data!r}")
@@ -376,6 +401,9 @@ def decode(data: str | None) -> Tap | GlobalTap:
     m = _LANG.match(data)
     if m:
         return PickLanguage(Target(m[1]), m[2])
+    m = _ALERTS_OFF.match(data)
+    if m:
+        return AlertsOff(int(m[1]))
     m = _GLOBAL.match(data)
     if m:
         try:

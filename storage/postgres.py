@@ -26,6 +26,7 @@ import asyncpg
 from storage import postgres_bulk as bulk
 from storage import postgres_games as games
 from storage import postgres_surfaces as surfaces
+from storage.alerts_sql import AlertStore
 from storage.errors import ChatMoved, DatabaseUnavailable, NotFound
 from storage.imports import CHAT_COLUMNS, USER_COLUMNS, chat_row, user_row
 from storage.migrations import Migration
@@ -50,7 +51,7 @@ from storage.rows import (
     check_json,
 )
 from storage.stats_rows import EXTRA_TABLES, DailyEntry
-from storage.stats_sql import StatsDb, StatsStore, add_daily, numbered
+from storage.stats_sql import StatsDb, add_daily, numbered
 from storage.urls import redact
 
 _OPEN = sorted(s.value for s in OPEN_STATUSES)
@@ -111,7 +112,7 @@ class _PostgresStatsDb:
         return int(last) if last.isdigit() else 0
 
 
-class PostgresRepository(StatsStore):
+class PostgresRepository(AlertStore):
     """:class:`~storage.repository.Repository` on a PostgreSQL database (asyncpg pool).
 
     Create with :meth:`open`; close with :meth:`close` or ``async with``. All methods are

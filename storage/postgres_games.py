@@ -498,6 +498,13 @@ async def migrate_chat(
             old_chat_id,
         )
         await conn.execute("DELETE FROM ratings WHERE chat_id = $1", old_chat_id)
+        await conn.execute(  # and so do the wishes to hear of a table that needs a player
+            "UPDATE table_alerts SET chat_id = $1 WHERE chat_id = $2 AND user_id NOT IN "
+            "(SELECT user_id FROM table_alerts WHERE chat_id = $1)",
+            new_chat_id,
+            old_chat_id,
+        )
+        await conn.execute("DELETE FROM table_alerts WHERE chat_id = $1", old_chat_id)
         await conn.execute(
             "UPDATE chats SET language = COALESCE(language, $1), "
             "table_defaults = COALESCE(table_defaults, $2), updated_at = $3 WHERE chat_id = $4",

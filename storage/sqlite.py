@@ -26,6 +26,7 @@ import aiosqlite
 from storage import sqlite_bulk as bulk
 from storage import sqlite_games as games
 from storage import sqlite_surfaces as surfaces
+from storage.alerts_sql import AlertStore
 from storage.errors import ChatMoved, NotFound, SchemaError
 from storage.migrations import MIGRATIONS, Migration, apply_migrations
 from storage.rows import (
@@ -54,7 +55,7 @@ from storage.sqlite_rows import (
     user_from,
 )
 from storage.stats_rows import DailyEntry
-from storage.stats_sql import StatsDb, StatsStore, add_daily
+from storage.stats_sql import StatsDb, add_daily
 
 MIN_SQLITE = (3, 35, 0)
 """``RETURNING`` needs SQLite 3.35."""
@@ -79,7 +80,7 @@ class _SqliteStatsDb:
         return await self._tx.run(sql, params)
 
 
-class SqliteRepository(StatsStore):
+class SqliteRepository(AlertStore):
     """:class:`~storage.repository.Repository` on one SQLite database file (or ``":memory:"``).
 
     Create with :meth:`open`; close with :meth:`close` or ``async with``. All methods are

@@ -13,6 +13,7 @@ from telegram import Message, Update
 from telegram.error import TelegramError
 
 from bot.context import Context, translator_for
+from bot.handlers.alerts import on_alerts_off, on_bell
 from bot.handlers.common import is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
 from bot.handlers.rematch import on_rematch_button
@@ -27,6 +28,7 @@ from bot.render.tip import tip_text
 from bot.tables import Table
 from bot.taps import (
     Again,
+    AlertsOff,
     Cancel,
     ComputerSeat,
     ConfirmStop,
@@ -49,6 +51,7 @@ from bot.taps import (
     Target,
     Tip,
     TopPeriod,
+    WantAlerts,
     decode,
     scope,
 )
@@ -74,6 +77,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(tap, ForgetMe):  # /forgetme's question
         await on_forget_button(update, context, tap, tr)
         return
+    if isinstance(tap, AlertsOff):  # "a fourth wanted": no more (bot.handlers.alerts)
+        await on_alerts_off(update, context, tap, tr)
+        return
     if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons (issue 11)
         await on_standings_button(update, context, tap, tr)
         return
@@ -87,6 +93,9 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(payload, Again | Ready):  # a rematch (bot.handlers.rematch)
         await on_rematch_button(update, context, tap, payload, table, tr)
+        return
+    if isinstance(payload, WantAlerts):  # the lobby's 🔔 (bot.handlers.alerts)
+        await on_bell(update, context, table, tr)
         return
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
         await _handover_prompt(update, context, tap, payload, tr)
@@ -160,7 +169,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | Again() | Ready():
+        case ConfirmStop() | ShowSheet() | Tip() | Again() | Ready() | WantAlerts():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

@@ -27,6 +27,7 @@ from bot.outcome import Outcome
 from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
 from bot.presenter.hands import HandsOps
 from bot.render import messages
+from bot.render.alerts import with_bell
 from bot.render.common import Rendered, esc
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
@@ -136,6 +137,8 @@ class Presenter(HandsOps):
             rendered = rematch_lobby(
                 tr, lobby, table.players(), session, waiting, left, private_chat_url=url
             )
+        if not table.is_private:  # a fourth wanted: the 🔔 (bot.handlers.alerts)
+            rendered = with_bell(rendered, tr)
         shown = content(rendered, table.game_id, table.version)
         self._show_table_content(table, shown, lobby=True)
 

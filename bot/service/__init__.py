@@ -14,11 +14,13 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
 * :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11);
 * :mod:`~bot.service.tips`: the tip button (issue 14);
-* :mod:`~bot.service.rematch`: a finished group game's "again", the session's totals.
+* :mod:`~bot.service.rematch`: a finished group game's "again", the session's totals;
+* :mod:`~bot.service.alerts`: a fourth wanted (who hears of a table that needs a player).
 """
 
 from __future__ import annotations
 
+from bot.service.alerts import AlertOps
 from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_seats, snapshot
 from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
 from bot.service.lobby import IsAdmin, LobbyOps, TableLimits, next_setting
@@ -30,7 +32,7 @@ from bot.service.tips import TipAnswer, TipOps
 from bot.service.view import TableView
 
 
-class GameService(RematchOps, DailyOps, PeopleOps, TimerOps, TipOps):
+class GameService(RematchOps, AlertOps, DailyOps, PeopleOps, TimerOps, TipOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 

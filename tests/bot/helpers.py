@@ -29,6 +29,7 @@ from bot.taps import (
     ShowSheet,
     Tap,
     Tip,
+    WantAlerts,
     decode,
 )
 from tests.fakebot import FakeBotApi, SimUser
@@ -42,7 +43,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
-    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | Again | Ready)
+    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | Again | Ready | WantAlerts)
     return tap.payload
 
 
