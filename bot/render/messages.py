@@ -51,6 +51,7 @@ COMMANDS: tuple[str, ...] = (
     "stop",
     "language",
     "rules",
+    "notify",
     "help",
     "forgetme",
 )
