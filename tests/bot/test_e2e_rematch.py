@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -271,4 +272,34 @@ async def test_the_table_caps_hold_for_a_rematch(fake_api: FakeBotApi, tmp_path:
         assert not tap.show_alert
         games = await _games(db)
         assert len(games) == 3 and games[-1].creator_id == bert.id
+    fake_api.assert_callbacks_answered_once()
+
+
+async def test_the_wait_for_confirmations_survives_a_restart(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    db = tmp_path / "db.sqlite3"
+    humans, _, _, group = _setup(fake_api)
+    now = [time.time()]
+
+    def clock() -> float:
+        return now[0]
+
+    app = make_app(fake_api, db, default_language="en", clock=clock)
+    async with run_polling(app, fake_api) as bot:
+        final = await _play_a_game(fake_api, bot, group, humans, random.Random(9))
+        await _tap(bot, humans[0], final, _again(final))
+        assert (await _games(db))[-1].status is GameStatus.LOBBY
+    now[0] += 61  # the bot was down while the minute ran out
+    again = make_app(fake_api, db, default_language="en", clock=clock)
+    async with run_polling(again, fake_api) as bot:
+        for _ in range(200):
+            second = (await _games(db))[-1]
+            if second.status is not GameStatus.LOBBY:
+                break
+            await asyncio.sleep(0.05)
+        await bot.settle()
+        assert second.status is GameStatus.ACTIVE
+        assert second.seats[0].user_id == humans[0].id
+        assert second.seats[1].kind is SeatKind.COMPUTER  # Bert never confirmed
     fake_api.assert_callbacks_answered_once()
