@@ -1,5 +1,5 @@
-"""``python -m bot.admin``: ``export`` prints every game as JSON (issue 3 contract); ``copy``
-moves a whole database to another one (SQLite ↔ PostgreSQL, issue 12) and verifies it.
+"""``python -m bot.admin``: ``export`` prints every game as JSON (a stable contract); ``copy``
+moves a whole database to another one (SQLite ↔ PostgreSQL) and verifies it.
 
 ``export [--database URL_OR_PATH] [--chat ID]``: without ``--database`` the bot's own setting
 is used: ``DATABASE_URL``, else ``DATABASE_PATH`` (environment, then ``.env`` in the working
@@ -8,7 +8,7 @@ folder, then the default ``klaverjas.sqlite3``), as ``python -m bot`` would.
 One record per game: ``{"id", "chat_id", "status", "settings", "players", "rounds", "totals"}``
 with cards in the notation of the rule cases and seats 0–3 = N, E, S, W. ``rounds`` lists the
 finished rounds (``engine.record.round_export``); a game in progress also has
-``current_round``. A game of the daily deal (``/daily``, issue 11) also has ``"daily":
+``current_round``. A game of the daily deal (``/daily``) also has ``"daily":
 "YYYY-MM-DD"``, its deal set's day: every attempt of that day has the same ``seed`` and so the
 same ``hands`` in every round.
 
@@ -27,7 +27,7 @@ early (``... | head``) the export stops quietly with exit code 1.
 ``rebuild-stats [--database URL_OR_PATH]``: recompute every statistic and rating from the stored
 finished and abandoned games, in the order they ended (:func:`bot.service.stats.rebuild`, the
 code that records each game as it ends), so the numbers equal the ones kept game by game
-(issue 11). One line on stdout. Stop the bot first.
+One line on stdout. Stop the bot first.
 
 ``forget-user ID [--database URL_OR_PATH]``: forget the person with Telegram user id ``ID``
 (the right to be forgotten): :meth:`storage.Repository.forget_user` with a fresh anonymous id

@@ -49,6 +49,7 @@ from bot.handlers.commands import (
     on_new_members,
 )
 from bot.handlers.privacy import cmd_forgetme
+from bot.handlers.review import cmd_review
 from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
@@ -183,7 +184,7 @@ def build_application(
         await _set_commands(app, config.default_language)
         for out in await service.resume():  # the computers have moved already
             await presenter.present(out)
-        await service.record_missing()  # games that ended just before a crash (issue 11)
+        await service.record_missing()  # games that ended just before a crash
 
     async def post_shutdown(app: KlaverjasApp) -> None:
         data = app.bot_data.get("app")
@@ -212,6 +213,7 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CommandHandler("top", cmd_top))
     app.add_handler(CommandHandler("stats", cmd_stats))
     app.add_handler(CommandHandler("forgetme", cmd_forgetme))
+    app.add_handler(CommandHandler("review", cmd_review))
     app.add_handler(CommandHandler("notify", cmd_notify))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))

@@ -1,4 +1,4 @@
-"""One message budget per chat (issue 9, ``design.md`` §4): the only place that decides when
+"""One message budget per chat (``design.md`` §4): the only place that decides when
 the bot may send or edit a message.
 
 Telegram allows about 20 messages a minute in a group, counted over any 60 s (a sliding
@@ -65,7 +65,7 @@ of the 25, so hands and replies still go out when every table is busy."""
 
 def shared(limits: Limits | None, workers: int) -> Limits | None:
     """One worker's share of ``limits`` when ``workers`` bot processes send for one bot
-    (``BOT_WORKERS``, issue 12): the counts divided among them, so that together they stay
+    (``BOT_WORKERS``): the counts divided among them, so that together they stay
     within Telegram's limit in any window (20 a minute in a group: 10 each for two); a
     limit that cannot be divided (one a second in a private chat) gets a window ``workers``
     times as long instead (one every 2 s each). ``workers`` < 1 is taken as 1."""

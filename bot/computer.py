@@ -1,8 +1,8 @@
-"""Computer players off the event loop (issue 5): the search runs in a process pool so other
+"""Computer players off the event loop: the search runs in a process pool so other
 tables keep responding while a computer thinks.
 
 The worker gets only the seat's :class:`~engine.observe.Observation` (never the full state) and
-a seed, and answers an action in notation; for a tip (issue 14) the strong player's
+a seed, and answers an action in notation; for a tip the strong player's
 :class:`~engine.ai.tip.Suggestion`.
 """
 
@@ -77,13 +77,13 @@ def _warm_up(level: str) -> None:
 WORKER_NICENESS = 19
 """How much lower the workers' CPU priority is than the bot's: a computer's search waits for
 the event loop, never the other way round, so taps are answered at once on a busy machine
-(issue 10 item 7: at 100 tables the searches took the cores from the loop)."""
+(at 100 tables the searches took the cores from the loop)."""
 
 
 def _worker_init() -> None:
     """In each worker: leave Ctrl-C to the bot (a terminal sends SIGINT to the whole process
-    group; a worker that died of it would break the pool under a running decision, issue 9
-    item 10) and yield the CPU to the bot (:data:`WORKER_NICENESS`)."""
+    group; a worker that died of it would break the pool under a running decision)
+    and yield the CPU to the bot (:data:`WORKER_NICENESS`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):
         os.nice(WORKER_NICENESS)
@@ -100,6 +100,10 @@ MOVE = 0
 
 TIP = 1
 """Priority of a tip: it waits while any move waits."""
+
+REVIEW = 2
+"""Priority of a game review's work (:mod:`bot.service.review`): the lowest, it waits while
+any move or tip waits."""
 
 
 class FairGate:
@@ -230,7 +234,7 @@ class ComputerPlayers:
     async def tip(
         self, obs: Observation, seed: int, top: int = TIP_TOP, *, table: Hashable = None
     ) -> Suggestion:
-        """The tip for ``obs.seat`` (issue 14, :func:`engine.ai.tip.tip`): the strong player's
+        """The tip for ``obs.seat`` (:func:`engine.ai.tip.tip`): the strong player's
         action with its deterministic budget, whatever the pool's level, and the expected round
         scores of the ``top`` best cards. Runs in the pool like a decision (never on the event
         loop) but only when no move waits; a pool that breaks is replaced as for
@@ -244,6 +248,16 @@ class ComputerPlayers:
             raise ValueError("a tip needs a seat that is to act")
         suggestion: Suggestion = await self._run(TIP, table, tip_in_worker, obs, seed, top)
         return suggestion
+
+    async def review_work(self, fn: Callable[..., Any], *args: Any, table: Hashable = None) -> Any:
+        """``fn(*args)`` (a picklable top-level function) in the pool at :data:`REVIEW`
+        priority, one piece of a game review at a time (so a move waits for at most one
+        piece); a pool that breaks is replaced as for :meth:`choose`.
+
+        Raises:
+            concurrent.futures.BrokenExecutor: as :meth:`choose`.
+        """
+        return await self._run(REVIEW, table, fn, *args)
 
     async def _run(self, priority: int, table: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in the pool once :class:`FairGate` lets ``table``'s work of

@@ -1,4 +1,4 @@
-"""The daily deal (issue 11), pure: which day it is, the day's deal seed, the daily's table
+"""The daily deal, pure: which day it is, the day's deal seed, the daily's table
 settings, and the day's board (places, names on it, streaks).
 
 Rules (README "The daily deal"):

@@ -1,10 +1,12 @@
-"""The table driver (issue 9): the one way a game moves on after something happened.
+"""The table driver: the one way a game moves on after something happened.
 
 Button taps, commands, turn timers and the resume after a restart all hand their
 :class:`~bot.outcome.Outcome` to :meth:`TableDriver.submit`: it shows what happened, then
 lets the computer players move in the background, one move at a time at a readable pace
 (``computer_delay`` seconds apart; 0 plays them at once), showing each. So the answer to a
-human's own tap is never delayed by the computers, and a player can follow the trick.
+human's own tap is never delayed by the computers, and a player can follow the trick. When
+the bot is at Telegram's limit for all chats together, the pace stretches (the next move
+waits for its chat's turn at that budget, :data:`MAX_STRETCH` at most), fairly across tables.
 """
 
 from __future__ import annotations
@@ -16,12 +18,18 @@ from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any
 
 from bot.outcome import Outcome
+from bot.presenter.base import table_key
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
     from bot.service import GameService
 
 log = logging.getLogger(__name__)
+
+MAX_STRETCH = 3.0
+"""Seconds a paced computer move waits at most, beyond the pace, for its chat's turn at the
+bot's overall Telegram budget (:meth:`TableDriver._caught_up`): with the default pace of 1 s
+and a quick decision, no computer move comes later than 5 s after the previous action."""
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 
@@ -39,7 +47,7 @@ class TableDriver:
             is False (shutdown), and ``resume`` continues after the restart.
         sleep: waits the given seconds.
         after_end: called with the game id once a game's end was presented (the daily's
-            result, issue 11); never raises.
+            result); never raises.
     """
 
     def __init__(
@@ -91,6 +99,24 @@ class TableDriver:
             return  # shutting down: resume() lets them move after the restart
         self._tasks[game_id] = self._spawn(self._computers(game_id))
 
+    async def _caught_up(self, game_id: int) -> None:
+        """Before a paced computer move: while the game's chat waits for the bot's overall
+        Telegram budget (the bot is at Telegram's limit for all chats together), wait for its
+        turn there, at most :data:`MAX_STRETCH` seconds more. So at that limit the computers'
+        pace stretches, the same for every table (the chats are served in the order they
+        came), instead of the moves running ahead of what the chats can show."""
+        outbox = self.presenter.outbox
+        key = table_key(game_id)
+        if not outbox.in_line(key):
+            return
+        turn = asyncio.ensure_future(outbox.turn(key))
+        cap = asyncio.ensure_future(self._sleep(MAX_STRETCH))
+        try:
+            await asyncio.wait({turn, cap}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            turn.cancel()
+            cap.cancel()
+
     def busy(self, game_id: int) -> bool:
         """Whether the computers of ``game_id`` are moving."""
         return game_id in self._tasks
@@ -103,6 +129,7 @@ class TableDriver:
                 paced = self.computer_delay > 0
                 if paced:
                     await self._sleep(self.computer_delay)
+                    await self._caught_up(game_id)
                     if not self._running():
                         return
                 more = await self.service.run_computers(game_id, limit=1 if paced else None)

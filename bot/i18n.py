@@ -15,7 +15,7 @@ Message ids are English; placeholders are named and filled with :meth:`str.forma
     tr.ngettext("{n} trick", "{n} tricks", n).format(n=n)
     tr.pgettext("card rank", "J")          # "B" in Dutch, "V" in French
 
-Which language a reader gets is :func:`resolve_language` (issue 3; ``design.md`` §5).
+Which language a reader gets is :func:`resolve_language` (``design.md`` §5).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ LANGUAGES: tuple[str, ...] = ("nl", "de", "fr", "en")
 """The supported languages, in menu order."""
 
 DEFAULT_LANGUAGE = "nl"
-"""The fallback when nothing else decides (issue 3: "else Dutch")."""
+"""The fallback when nothing else decides ("else Dutch")."""
 
 SOURCE_LANGUAGE = "en"
 """The language of the msgids."""
@@ -109,7 +109,7 @@ def resolve_language(
     *,
     private: bool,
 ) -> str:
-    """The language in which to write to a reader (issue 3, ``design.md`` §5).
+    """The language in which to write to a reader (``design.md`` §5).
 
     Args:
         chat_language: the chat's ``/language`` setting (None if never set).
@@ -124,7 +124,7 @@ def resolve_language(
 
     Returns:
         Private: the user's setting, else the Telegram language code, else the chat's setting,
-        else the default. Group (issue 3: "the group's setting, else the user's Telegram
+        else the default. Group ("the group's setting, else the user's Telegram
         language, else Dutch"): the chat's setting, else the Telegram language code, else the
         default. Unsupported values are skipped (``de-AT`` counts as ``de``).
     """

@@ -65,6 +65,8 @@ class Refusal(StrEnum):
     round (else handing over for one card would be a tip by another name)."""
     CHAT_MOVED = "chat_moved"
     """The group became a supergroup: this came from its old id."""
+    REVIEW_NOT_YET = "review_not_yet"
+    """A review is only of a game played to the end (not of one running or stopped)."""
     REMATCH_PLAYERS_ONLY = "rematch_players_only"
     """Only a player of the finished game or a group admin may start its rematch."""
     REMATCH_TOO_LATE = "rematch_too_late"
@@ -148,7 +150,7 @@ class Outcome:
             change).
         remind: the players who are to act get their hand as a new message (after a
             restart: a tap that was in flight when the bot stopped was neither applied nor
-            answered, issue 10 item 8).
+            answered).
     """
 
     game_id: int | None = None

@@ -1,4 +1,4 @@
-"""Statistics and ratings (issue 11), pure: what an ended game adds for each person who sat in
+"""Statistics and ratings, pure: what an ended game adds for each person who sat in
 it, a person's totals, and the group's ratings (OpenSkill, Plackett-Luce, two against two).
 
 Rules (README "Standings and statistics"):

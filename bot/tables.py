@@ -89,7 +89,7 @@ class TableSettings:
         turn_timeout: seconds a human has to act; 0 for no limit.
         daily: the day (``YYYY-MM-DD``) of the daily deal this game plays (:mod:`bot.daily`),
             None for any other game.
-        tips: the tip button (💡, issue 14) in a group game with several humans (solo games
+        tips: the tip button (💡) in a group game with several humans (solo games
             and unranked dailies have it anyway, a ranked daily never); default off.
     """
 

@@ -1,4 +1,4 @@
-"""Button taps and deep links, parsed once into a closed set of typed values (issue 9).
+"""Button taps and deep links, parsed once into a closed set of typed values.
 
 Callback data is a claim, never an authority (``design.md`` §4): the service checks every tap
 against storage and the tapping user. The renderers put a typed *payload* on each button
@@ -8,15 +8,15 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
-  a ``/score`` answer (:class:`ShowSheet`), ``r``: a rematch (:data:`RematchPayload`: the
-  final sheet's "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔
-  (:class:`WantAlerts`);
+  a ``/score`` answer (:class:`ShowSheet`), ``r``: a finished game's final sheet or daily
+  result (:class:`ReviewPlay`), ``m``: a rematch (:data:`RematchPayload`: the final sheet's
+  "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔 (:class:`WantAlerts`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
 
 Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g.u.de``: the
-user); nor do the daily's and the standings' buttons (issue 11): ``d.<action>``
+user); nor do the daily's and the standings' buttons: ``d.<action>``
 (:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
 (:class:`TopPeriod`: ``t.month``, ``t.all``); nor do ``/forgetme``'s (:class:`ForgetMe`:
 ``f.yes``, ``f.no``); nor does the 🔕 under a "a fourth wanted" message
@@ -58,7 +58,7 @@ class Setting(StrEnum):
     TIMEOUT = "timeout:next"
     AUTO_DECLARE = "auto_declare:toggle"
     TIPS = "tips:toggle"
-    """The tip button (💡) in a group game with several humans (issue 14)."""
+    """The tip button (💡) in a group game with several humans."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ class Reclaim:
 
 @dataclass(frozen=True, slots=True)
 class Tip:
-    """The 💡 button in a player's hand (issue 14): ask what the strong computer would play
+    """The 💡 button in a player's hand: ask what the strong computer would play
     now, with the expected round scores of the best cards (:mod:`engine.ai.tip`). Changes
     nothing; refused where tips are off (a ranked daily, a group table without the setting)."""
 
@@ -145,9 +145,15 @@ class ConfirmStop:
 
 @dataclass(frozen=True, slots=True)
 class ShowSheet:
-    """Switch a ``/score`` answer between the sheet as a picture and as text (issue 13)."""
+    """Switch a ``/score`` answer between the sheet as a picture and as text."""
 
     picture: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPlay:
+    """Send the tapper the review of their play in this finished game
+    (:mod:`engine.ai.review`), in their private chat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +176,9 @@ class WantAlerts:
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
 RematchPayload = Again | Ready
-Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | RematchPayload | WantAlerts
+Payload = (
+    LobbyPayload | HandPayload | ConfirmStop | ShowSheet | ReviewPlay | RematchPayload | WantAlerts
+)
 
 
 class Target(StrEnum):
@@ -189,7 +197,7 @@ class PickLanguage:
 
 
 class DailyAction(StrEnum):
-    """A button of the daily's board (issue 11)."""
+    """A button of the daily's board."""
 
     AGAIN = "again"
     """Play today's deals again (unranked)."""
@@ -276,6 +284,7 @@ _FIXED: dict[str, Payload] = {
     "sheet:picture": ShowSheet(True),
     "sheet:text": ShowSheet(False),
     "tip": Tip(),
+    "review": ReviewPlay(),
     "again": Again(),
     "ready": Ready(),
     "alerts": WantAlerts(),
@@ -300,9 +309,10 @@ def token(payload: Payload) -> str:
 
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
-    a ``/score`` answer, ``r`` a rematch, ``n`` the lobby's 🔔."""
+    a ``/score`` answer, ``r`` a finished game's review button, ``m`` a rematch, ``n`` the
+    lobby's 🔔."""
     if isinstance(payload, Again | Ready):
-        return "r"
+        return "m"
     if isinstance(payload, WantAlerts):
         return "n"
     if isinstance(payload, Move | Handover | Reclaim | Tip):
@@ -311,6 +321,8 @@ def scope(payload: Payload) -> str:
         return "s"
     if isinstance(payload, ShowSheet):
         return "v"
+    if isinstance(payload, ReviewPlay):
+        return "r"
     return "l"
 
 
@@ -352,7 +364,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasvrn])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvrmn])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
 _ALERTS_OFF = re.compile(r"^o\.(-[1-9]\d{0,17})$")

@@ -1,4 +1,4 @@
-"""Fit the card-location model (:mod:`engine.ai.locations`, issue 14) and write its weights.
+"""Fit the card-location model (:mod:`engine.ai.locations`) and write its weights.
 
 Offline tool (needs NumPy and PyTorch, which the bot does not: ``pip install numpy
 torch``)::

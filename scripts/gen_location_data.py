@@ -1,4 +1,4 @@
-"""Generate training games for the card-location model (:mod:`engine.ai.locations`, issue 14).
+"""Generate training games for the card-location model (:mod:`engine.ai.locations`).
 
 ``python scripts/gen_location_data.py --preset amsterdam --opponent ismcts --deals 2500
 --seed 9001 --workers 2 --out scripts/data/locations_amsterdam_ismcts.jsonl.gz``

@@ -146,13 +146,13 @@ _SEAT_TIMEOUTS = Migration(
     3,
     "count each seat's turn timeouts in a row; a table's forum topic",
     (
-        # The turn timer's "three timeouts in a row and a computer takes the seat" (issue 9):
+        # The turn timer's "three timeouts in a row and a computer takes the seat":
         # stored with the game, so a restart does not forget it.
         """
         ALTER TABLE game_seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0
             CHECK (timeouts >= 0)
         """,
-        # A table opened in a forum topic lives in that topic (issue 10); NULL elsewhere.
+        # A table opened in a forum topic lives in that topic; NULL elsewhere.
         "ALTER TABLE games ADD COLUMN thread_id INTEGER",
     ),
 )
@@ -250,7 +250,7 @@ _TIMER_CLAIMS = Migration(
     "turn timers any worker can claim",
     (
         # When the running timer should next run (its reminder, then its deadline; NULL:
-        # at the deadline), and until when a worker holds it (issue 12: several workers on
+        # at the deadline), and until when a worker holds it (several workers on
         # one database; each timer fires once).
         "ALTER TABLE games ADD COLUMN timer_wake_at REAL",
         "ALTER TABLE games ADD COLUMN timer_claimed_until REAL",

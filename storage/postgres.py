@@ -120,7 +120,7 @@ class PostgresRepository(AlertStore):
     """
 
     shared = True
-    """Several bot processes may share the database (issue 12)."""
+    """Several bot processes may share the database."""
 
     def __init__(
         self,
@@ -481,7 +481,7 @@ class PostgresRepository(AlertStore):
         async with self._conn() as conn:
             await games.mark_reminded(conn, game_id, expected_version)
 
-    # -- several workers on one database (issue 12) ------------------------------------------
+    # -- several workers on one database ------------------------------------------
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

@@ -249,7 +249,7 @@ class Repository(Protocol):
         """Set ``timer.reminded`` for the timer running at ``expected_version`` (no-op if no
         timer runs). Raises ``NotFound``, ``StaleVersion``."""
 
-    # -- several workers on one database (issue 12) -------------------------------------------
+    # -- several workers on one database -------------------------------------------
 
     def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
         """Hold the game for the block across processes: PostgreSQL takes a session advisory
@@ -369,7 +369,7 @@ class Repository(Protocol):
         taken), ``NotFound`` (its chat, creator, a seated or former user has no row: import
         users and chats first), ``OpenGameExists`` (a second open game for a chat)."""
 
-    # -- standings, statistics and the daily deal (migration 4, issue 11) --------------------
+    # -- standings, statistics and the daily deal (migration 4) --------------------
 
     async def bot_value(self, key: str, default: str, *, now: float) -> str:
         """The bot's stored value of ``key``; when there is none, ``default`` is stored and

@@ -88,7 +88,7 @@ class SqliteRepository(AlertStore):
     """
 
     shared = False
-    """One bot process per file: nothing to share with (issue 12)."""
+    """One bot process per file: nothing to share with."""
 
     def __init__(self, conn: aiosqlite.Connection, version: int) -> None:
         """Wrap an open, migrated connection; use :meth:`open` instead."""
@@ -250,7 +250,7 @@ class SqliteRepository(AlertStore):
         self, user_id: int, display_name: str, telegram_language: str | None, *, now: float
     ) -> User:
         """See :meth:`Repository.upsert_user`. Writes nothing when the user's row already
-        says so (every update touches its user: issue 9 wants few transactions per tap)."""
+        says so (every update touches its user: few transactions per tap)."""
         check_int64(user_id, "user_id")
         known = self._users.get(user_id)
         if (
@@ -554,7 +554,7 @@ class SqliteRepository(AlertStore):
         async with self._write_game(game_id) as tx:
             await games.mark_reminded(tx, game_id, expected_version)
 
-    # -- several workers (issue 12): one process per SQLite file ----------------------------
+    # -- several workers: one process per SQLite file ----------------------------
 
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

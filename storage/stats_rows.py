@@ -1,4 +1,4 @@
-"""The rows of the standings, the statistics and the daily deal (schema migration 4; issue 11),
+"""The rows of the standings, the statistics and the daily deal (schema migration 4),
 as storage hands them out and takes them in.
 
 * **Primary data** (written once, never rebuilt): :class:`DailyEntry` (an attempt at the daily

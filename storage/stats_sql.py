@@ -1,4 +1,4 @@
-"""The standings, statistics and daily-deal half of the repository (migration 4, issue 11),
+"""The standings, statistics and daily-deal half of the repository (migration 4),
 written once for both backends: the SQL here is portable (``?`` placeholders, which the
 PostgreSQL adapter numbers ``$1, $2...``; flags compared as ``WHERE ranked``; ``ON CONFLICT``
 upserts), and each backend hands in a :class:`StatsDb` inside its own transaction.

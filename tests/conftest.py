@@ -1,5 +1,6 @@
 """Shared test configuration: hypothesis runs derandomized in CI (``CI`` set); the fake Bot
-API server fixture for end-to-end tests; the throwaway PostgreSQL server (``tests/pg.py``)."""
+API server fixture for end-to-end tests and the one PTB ``bot`` fixture that talks to it
+(``tests/fakebot/fixtures.py``); the throwaway PostgreSQL server (``tests/pg.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 from hypothesis import HealthCheck, settings
 
-from tests.fakebot.fixtures import fake_api
+from tests.fakebot.fixtures import bot, bot_request, fake_api
 from tests.pg import postgres_server
 
 settings.register_profile(
@@ -24,7 +25,7 @@ settings.register_profile(
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
-__all__ = ["fake_api", "postgres_server"]
+__all__ = ["bot", "bot_request", "fake_api", "postgres_server"]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dtm
-from collections.abc import AsyncIterator
 
 import pytest
 from telegram import (
@@ -39,14 +38,6 @@ from tests.fakebot import (
 from tests.fakebot.photos import tiny_png
 
 Context = ContextTypes.DEFAULT_TYPE
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(
-        fake_api.token, base_url=fake_api.base_url, base_file_url=fake_api.base_file_url
-    ) as bot:
-        yield bot
 
 
 def keyboard(*pairs: tuple[str, str]) -> InlineKeyboardMarkup:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dtm
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -33,12 +32,6 @@ from tests.fakebot import FakeBotApi, ManualClock, RateLimits, application_build
 from tests.fakebot.people import GROUP_ANONYMOUS_BOT_ID, is_anonymous_post
 
 Context = ContextTypes.DEFAULT_TYPE
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-        yield bot
 
 
 async def raw_call(api: FakeBotApi, method: str, form: dict[str, Any]) -> tuple[int, Any]:

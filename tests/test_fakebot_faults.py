@@ -7,7 +7,6 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 from telegram import Bot, Update
@@ -30,9 +29,9 @@ def make_bot(api: FakeBotApi, read_timeout: float | None = SHORT) -> Bot:
 
 
 @pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with make_bot(fake_api) as bot:
-        yield bot
+def bot_request() -> HTTPXRequest:
+    """The shared ``bot`` fixture's client here: a short read timeout (:data:`SHORT`)."""
+    return HTTPXRequest(read_timeout=SHORT, connect_timeout=2.0)
 
 
 async def test_500_is_a_network_error_with_telegrams_description(

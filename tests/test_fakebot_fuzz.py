@@ -53,17 +53,16 @@ async def test_the_same_seed_gives_the_same_updates() -> None:
     assert len(updates) >= 100
 
 
-async def test_every_kind_makes_updates_ptb_parses(fake_api: FakeBotApi) -> None:
+async def test_every_kind_makes_updates_ptb_parses(fake_api: FakeBotApi, bot: Bot) -> None:
     groups, users = world(fake_api)
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-        await bot.send_message(groups[1].id, "Tafel", reply_markup=_keyboard())  # for taps
-        fuzzer = UpdateFuzzer(fake_api, random.Random(3), groups=groups, users=users)
-        for kind in FUZZ_KINDS:
-            for _ in range(3):
-                await fuzzer.emit(kind)
-        await fuzzer.run(150)
-        made = fake_api.updates.pending + fake_api.updates.dropped
-        parsed = [Update.de_json(u.to_api(), bot) for u in made]
+    await bot.send_message(groups[1].id, "Tafel", reply_markup=_keyboard())  # for taps
+    fuzzer = UpdateFuzzer(fake_api, random.Random(3), groups=groups, users=users)
+    for kind in FUZZ_KINDS:
+        for _ in range(3):
+            await fuzzer.emit(kind)
+    await fuzzer.run(150)
+    made = fake_api.updates.pending + fake_api.updates.dropped
+    parsed = [Update.de_json(u.to_api(), bot) for u in made]
 
     produced = {e.kind for e in fuzzer.events if e.update_ids}
     assert produced == set(FUZZ_KINDS)

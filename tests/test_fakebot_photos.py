@@ -1,12 +1,11 @@
 """The fake Bot API's photo methods answer like Telegram: sendPhoto with its limits,
-editMessageMedia and editMessageCaption (issue 13: the score sheet as a picture)."""
+editMessageMedia and editMessageCaption (the score sheet as a picture)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import random
-from collections.abc import AsyncIterator
 from io import BytesIO
 from unittest import mock
 
@@ -24,14 +23,6 @@ from tests.fakebot import FakeBotApi
 from tests.fakebot.photos import png, tiny_png
 from tests.render.helpers import PLAYERS as PLAYERS_HOSTILE
 from tests.render.picture_views import all_nat_view
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(
-        fake_api.token, base_url=fake_api.base_url, base_file_url=fake_api.base_file_url
-    ) as bot:
-        yield bot
 
 
 class FrozenClock:

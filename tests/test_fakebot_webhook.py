@@ -3,8 +3,6 @@ retries, two bot processes behind a load balancer, and PTB's own webhook server.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import aiohttp
 import pytest
 from aiohttp import web
@@ -17,12 +15,6 @@ from tests.fakebot.ptb_webhook import free_port, run_webhook
 from tests.fakebot.webhook import SECRET_HEADER
 
 Context = ContextTypes.DEFAULT_TYPE
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-        yield bot
 
 
 def echo_app(api: FakeBotApi, name: str, seen: list[tuple[str, str]]) -> Application:  # type: ignore[type-arg]

@@ -4,7 +4,7 @@ Skipped unless ``KLAVERJAS_WHEEL_PYTHON`` is the python of a venv where the whee
 editable install) is installed; ``.ci/run`` builds the wheel, makes that venv and sets it.
 The subprocesses run that python from a temporary folder with no ``PYTHONPATH``, so they can
 only import the installed packages: a file the bot reads at run time but the wheel lacks (the
-``.po`` catalogues, issue 9) fails here. The fake Bot API runs in this test process.
+``.po`` catalogues) fails here. The fake Bot API runs in this test process.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ png = render_sheet_png(view, get_translator("nl"))  # Pillow installed, the font
 from importlib import resources
 from engine.ai.locations import model
 weights = resources.files("engine.ai").joinpath("locations.bin").read_bytes()
-model()  # the card-location model loads (issue 14)
+model()  # the card-location model loads
 print(json.dumps({
     "files": files, "locales": str(LOCALES_DIR), "catalogs": catalogs,
     "fonts": fonts, "fonts_dir": str(FONTS_DIR), "png": png[:8].hex(),
@@ -71,8 +71,8 @@ print(json.dumps({
 }))
 """
 """Printed by both the installed package and this checkout: where the packages are, every
-compiled message of every language, the shipped fonts' hashes (issue 13) and the first bytes
-of a sheet picture drawn with them, and the card-location model's weights (issue 14)."""
+compiled message of every language, the shipped fonts' hashes and the first bytes
+of a sheet picture drawn with them, and the card-location model's weights."""
 
 
 def _clean_env(**settings: str) -> dict[str, str]:

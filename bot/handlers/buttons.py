@@ -1,12 +1,14 @@
 """Callback queries (button taps): decode into a typed tap, call one service method, answer
-exactly once, then hand the outcome to the table driver. Stale, forged or foreign taps get a
+exactly once (a legal move as soon as it is known to be legal, before it is written), then
+hand the outcome to the table driver. Stale, forged or foreign taps get a
 short translated alert and change nothing (``design.md`` §4)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from telegram import Message, Update
@@ -17,6 +19,7 @@ from bot.handlers.alerts import on_alerts_off, on_bell
 from bot.handlers.common import is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
 from bot.handlers.rematch import on_rematch_button
+from bot.handlers.review import on_review_button
 from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.outbox import Content
@@ -44,6 +47,7 @@ from bot.taps import (
     PickLanguage,
     Ready,
     Reclaim,
+    ReviewPlay,
     ShowSheet,
     Sit,
     Start,
@@ -80,7 +84,7 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(tap, AlertsOff):  # "a fourth wanted": no more (bot.handlers.alerts)
         await on_alerts_off(update, context, tap, tr)
         return
-    if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons (issue 11)
+    if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons
         await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
@@ -106,9 +110,22 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, Tip):
         await _tip(update, context, tap, tr)
         return
-    out = await _dispatch(update, context, tap)
+    if isinstance(payload, ReviewPlay):
+        await on_review_button(update, context, tap, tr)
+        return
+    early: list[asyncio.Task[None]] = []
+
+    def accepted(out: Outcome) -> None:  # a legal move: answered before it is written
+        early.append(asyncio.ensure_future(_answer(update, context, tr, out)))
+
+    try:
+        out = await _dispatch(update, context, tap, accepted)
+    finally:
+        if early:
+            await early[0]
     data = context.app_data
-    await _answer(update, context, tr, out, await _players(context, out))
+    if not early:
+        await _answer(update, context, tr, out, await _players(context, out))
     if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
         await data.presenter.hand_again(out.game_id, query.from_user.id)
         return
@@ -120,8 +137,9 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     """Whether a game button was tapped where it lives (callback data can be sent on any
     message, ``design.md`` §4): the table, lobby, ``/stop`` and sheet buttons on a message of
     the game's own chat (and forum topic); the hand's buttons (cards, bids, hand-over, take
-    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button also in
-    the private chat of a player (or former player) of the game."""
+    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button and a
+    finished game's review button also in the private chat of a player (or former player)
+    of the game."""
     query = update.callback_query
     assert query is not None
     message = query.message
@@ -134,15 +152,19 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     topic = isinstance(message, Message) and message.is_topic_message
     thread = message.message_thread_id if isinstance(message, Message) and topic else None
     in_place = chat_id == row.chat_id and (row.thread_id is None or thread == row.thread_id)
-    if in_place or not isinstance(payload, ShowSheet):
+    if in_place or not isinstance(payload, ShowSheet | ReviewPlay):
         return in_place
     played = any(user_id in (s.user_id, s.former_user_id) for s in row.seats)
     return chat_id == user_id and played
 
 
-async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
+async def _dispatch(
+    update: Update, context: Context, tap: Tap, accepted: Callable[[Outcome], None]
+) -> Outcome:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
-    only changes the message)."""
+    only changes the message). ``accepted``: called by a move's service call once the move is
+    legal, before it is written (:meth:`bot.service.GameService.act`), so that the tap is
+    answered first."""
     query = update.callback_query
     assert query is not None
     user_id = query.from_user.id
@@ -160,7 +182,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
         case Move():
-            return await service.act(tap.game_id, tap.version, user_id, payload)
+            return await service.act(tap.game_id, tap.version, user_id, payload, accepted)
         case Reclaim(seat):
             table = await service.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
@@ -169,7 +191,7 @@ async def _dispatch(update: Update, context: Context, tap: Tap) -> Outcome:
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | Again() | Ready() | WantAlerts():
+        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)
@@ -256,7 +278,7 @@ async def _handover_prompt(
 
 
 async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> None:
-    """The 💡 button (issue 14): the tip is the callback's alert, in the tapper's language and
+    """The 💡 button: the tip is the callback's alert, in the tapper's language and
     seen by them alone (no message, nothing of the chat's message budget); a refusal is an
     alert too. The game never changes."""
     query = update.callback_query

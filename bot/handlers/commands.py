@@ -4,7 +4,7 @@ bot is added to a group; and the service message of a group that became a superg
 daily.)
 
 Every reply goes through the outbox (:func:`~bot.handlers.common.reply`): a handler never
-waits for a chat's message budget, so one busy group cannot hold up anybody else (issue 10).
+waits for a chat's message budget, so one busy group cannot hold up anybody else.
 An anonymous group admin is the group itself (:func:`~bot.handlers.common.sender`).
 """
 
@@ -190,7 +190,7 @@ async def cmd_score(update: Update, context: Context) -> None:
 
 async def cmd_stop(update: Update, context: Context) -> None:
     """Ask the creator or an admin to confirm ending the table; the confirmation is valid on
-    that message only (issue 10 item 9)."""
+    that message only."""
     got = await _prelude(update, context)
     who = sender(update)
     if got is None or who is None:

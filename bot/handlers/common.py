@@ -1,5 +1,5 @@
 """Small pieces the handlers share: who sent an update (an anonymous group admin is the group
-itself, issue 10), recording users, admin checks, and replies through the outbox."""
+itself), recording users, admin checks, and replies through the outbox."""
 
 from __future__ import annotations
 

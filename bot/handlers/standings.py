@@ -1,8 +1,8 @@
-"""``/daily``, ``/top``, ``/stats`` and the buttons of their answers (issue 11): parse, call
+"""``/daily``, ``/top``, ``/stats`` and the buttons of their answers: parse, call
 the service, render, reply through the outbox; and the daily's result posted in the private
 chat when an attempt ends (:func:`daily_ended`, called by the table driver).
 
-Pictures (issue 13): ``/top``'s standings and the daily's board (the result, ``/daily`` later
+Pictures: ``/top``'s standings and the daily's board (the result, ``/daily`` later
 that day, ``/daily`` in a group) are sent as a picture, drawn in a worker thread, with the
 essential result in the caption, the same buttons, and the whole text as the fallback should
 Telegram refuse the picture; with nothing to draw (no games, nobody on the board), or when
@@ -36,6 +36,7 @@ from bot.render import standings as texts
 from bot.render.common import Rendered
 from bot.render.picture import render_board_png, render_top_png
 from bot.render.reasons import ALERT_LIMIT
+from bot.render.review import with_review_button
 from bot.service import DailyStart, DailyStartKind, DailySummary
 from bot.taps import DailyAction, DailyTap, Period, TopPeriod
 from bot.telegram_io import content, markup
@@ -289,7 +290,7 @@ async def daily_ended(data: BotData, game_id: int) -> None:
         if summary.result is None or summary.result.status is GameStatus.ABANDONED:
             shown = Content(texts.daily_stopped(tr, summary.entry.day))
         else:
-            shown = await daily_answer(data, tr, summary)
+            shown = with_review_button(await daily_answer(data, tr, summary), tr, game_id)
         data.presenter.outbox.post(user_id, shown)
     except Exception:  # the result is on the board all the same (/daily shows it)
         log.exception("posting the daily result of game %s failed", game_id)

@@ -1,4 +1,4 @@
-"""The outbox (issues 9 and 10): every message the bot sends, edits or deletes goes through
+"""The outbox: every message the bot sends, edits or deletes goes through
 here, and nobody waits for Telegram on the update path.
 
 * **One worker per chat** makes that chat's calls one at a time, each when the chat's
@@ -103,8 +103,8 @@ class Outbox(OutboxCalls):
         running: whether the bot still runs; once it stops, the workers finish what they can
             in :data:`SHUTDOWN_GRACE` seconds (what is left unsent is redrawn after the
             restart).
-        shared: other bot workers show the same surfaces (several workers on one database,
-            issue 12): a newer message id from the caller's records (storage) wins over this
+        shared: other bot workers show the same surfaces (several workers on one
+            database): a newer message id from the caller's records (storage) wins over this
             outbox's own, and what a surface shows is never taken as known (another worker
             may have edited it since), so every :meth:`show` is drawn.
     """
@@ -140,7 +140,12 @@ class Outbox(OutboxCalls):
         """chat → dedupe keys of the replies sent there lately, oldest first."""
         self._closed = False
         self._line: list[int] = []
-        """Chats whose worker waits for the bot's overall budget, in the order they came."""
+        """Chats whose worker waits for the bot's overall budget, in the order they came, those
+        waiting with a post (a reply, a notice) ahead of those waiting with a redraw."""
+        self._posts_in_line: set[int] = set()
+        """The chats of :attr:`_line` waiting with a post (its front)."""
+        self._turns: dict[int, list[asyncio.Future[None]]] = {}
+        """chat → who waits for the chat to leave :attr:`_line` (:meth:`turn`)."""
         self._deadline: float | None = None
         """When the workers give up waiting, once the bot stops (monotonic seconds)."""
 
@@ -457,13 +462,13 @@ class Outbox(OutboxCalls):
                         if time.monotonic() >= self._deadline:
                             return
                     if overall:  # the bot's own budget is full: queue up, wake in turn
-                        if chat_id not in self._line:
-                            self._line.append(chat_id)
+                        self._join_line(chat_id, chat)
                         wait += self._line.index(chat_id) * self.budget.overall_gap
+                    else:  # the chat's own budget: nobody else waits for this chat
+                        self._leave_line(chat_id)
                     await self._doze(chat, min(wait, 1.0))
                     continue
-                if chat_id in self._line:
-                    self._line.remove(chat_id)
+                self._leave_line(chat_id)
                 chat.jobs.remove(job)
                 try:
                     await self._run(job)
@@ -472,8 +477,7 @@ class Outbox(OutboxCalls):
                     self._resolve(job, None)
         finally:
             chat.worker = None
-            if chat_id in self._line:
-                self._line.remove(chat_id)
+            self._leave_line(chat_id)
             if chat.jobs and not self._closed and self._accepting():  # enqueued meanwhile
                 chat.worker = self._spawn(self._work(chat_id))
             elif not chat.jobs:
@@ -482,10 +486,59 @@ class Outbox(OutboxCalls):
                 if recent and self.budget.clock() - next(reversed(recent.values())) >= RECENT:
                     del self._recent[chat_id]  # memory stays flat
 
+    def _join_line(self, chat_id: int, chat: ChatQueue) -> None:
+        """Queue the chat for the bot's overall budget: behind the chats waiting with a post
+        when its next call is a post too (a reply waits for other replies, never behind 100
+        tables' redraws), else at the end."""
+        if chat_id in self._line:
+            return
+        if chat.jobs and chat.jobs[0].kind is Kind.POST:
+            self._line.insert(len(self._posts_in_line), chat_id)
+            self._posts_in_line.add(chat_id)
+        else:
+            self._line.append(chat_id)
+
+    def _leave_line(self, chat_id: int) -> None:
+        if chat_id in self._line:
+            self._line.remove(chat_id)
+            self._posts_in_line.discard(chat_id)
+        for waiter in self._turns.pop(chat_id, ()):
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def in_line(self, key: SurfaceKey) -> bool:
+        """Whether the next call in the chat of surface ``key`` waits for the bot's overall
+        budget (many chats want Telegram at once: the bot is at Telegram's limit for all
+        chats together)."""
+        surface = self._surfaces.get(key)
+        return surface is not None and surface.chat_id in self._line
+
+    async def turn(self, key: SurfaceKey) -> None:
+        """Return once the chat of surface ``key`` no longer waits for the bot's overall
+        budget (at once when it does not): its call got its place, or its worker stopped.
+        The computer players wait for it before their next move, so at Telegram's limit they
+        slow down, their chats served in the order they came (:class:`bot.driver.TableDriver`)."""
+        surface = self._surfaces.get(key)
+        if surface is None or surface.chat_id not in self._line:
+            return
+        chat_id = surface.chat_id
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._turns.setdefault(chat_id, []).append(waiter)
+        try:
+            await waiter
+        finally:
+            waiters = self._turns.get(chat_id)
+            if waiters is not None and waiter in waiters:
+                waiters.remove(waiter)
+                if not waiters:
+                    del self._turns[chat_id]
+
     def _pick(self, chat_id: int, chat: ChatQueue) -> tuple[Job | None, float, bool]:
         """The next job that may run now (a lobby's first, then in order; table edits give
-        way to the rest when the table's share is used up), else how long until one may,
-        and whether the bot's overall budget (not the chat's own) is what it waits for."""
+        way to the rest when the table's share is used up; while a post waits for the bot's
+        overall budget in another chat, only posts take that budget), else how long until one
+        may, and whether the bot's overall budget (not the chat's own) is what it waits
+        for."""
         now = self.budget.clock()
         waits: list[tuple[float, bool]] = []
         lobbies = [j for j in chat.jobs if j.surface is not None and j.surface.lobby]
@@ -499,6 +552,8 @@ class Outbox(OutboxCalls):
             else:
                 own = self.budget.chat_wait(chat_id, table=table, lobby=lobby)
                 overall = self.budget.overall_wait(table=table)
+                if overall <= 0 and job.kind is not Kind.POST and self._posts_in_line - {chat_id}:
+                    overall = self.budget.overall_gap  # a reply elsewhere waits: it goes first
                 if own <= 0 and overall <= 0:
                     return job, 0.0, False
                 waits.append((max(own, overall), overall > own))

@@ -79,7 +79,9 @@ class Content:
     def key(self) -> tuple[str, object]:
         """Equal for equal contents (an edit to the same content is skipped)."""
         photo = hash(self.photo) if self.photo is not None else None
-        return self.text, (self.markup.to_json() if self.markup is not None else None, photo)
+        # PTB compares keyboards by their buttons (text, url, callback data...): as exact as
+        # their JSON, without serializing them on every redraw
+        return self.text, (self.markup, photo)
 
 
 @dataclass(eq=False, slots=True)

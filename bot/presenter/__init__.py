@@ -9,7 +9,7 @@ The presenter never waits for Telegram: it renders and hands the result to the
 does not read storage either: the service hands it a :class:`~bot.service.view.TableView`
 (the table, every reader's language and name, the chat's title), and it records the ids of
 the messages the outbox sends through the narrow :class:`~bot.presenter.base.TableSource`
-port (issue 9). Work is serialized per game.
+port. Work is serialized per game.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from bot.render.common import Rendered, esc
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
 from bot.render.rematch import final_keyboard, rematch_lobby, session_line
+from bot.render.review import with_review_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
 from bot.render.table import last_trick_html, passed_trick_html, render_table
@@ -76,7 +77,7 @@ class Presenter(HandsOps):
             await self._stopped(view, out.actor, out.details.get("idle_minutes"))
             return
         if table.row.status is GameStatus.ABANDONED:
-            return  # stopped meanwhile: the stop notice is the table's last word (issue 9)
+            return  # stopped meanwhile: the stop notice is the table's last word
         gtr = view.group_tr()
         if table.row.status is GameStatus.LOBBY or (out.lobby and table.state is None):
             self.show_lobby(view)
@@ -212,7 +213,7 @@ class Presenter(HandsOps):
 
     async def refresh(self, key: SurfaceKey, drawn_at: int) -> tuple[Content | None, int] | None:
         """The outbox's question before it sends a table or hand drawn at game version
-        ``drawn_at`` when other workers draw them too (issue 12), so that a slower worker
+        ``drawn_at`` when other workers draw them too, so that a slower worker
         never shows an older state over a newer one: ``(content, version)`` drawn as of now
         when the game moved on; ``(None, version)`` when the drawing is of no use any more
         (the game ended or the seat is no longer a player's: another worker shows what
@@ -260,7 +261,7 @@ class Presenter(HandsOps):
 
     async def _game_over(self, view: TableView, *, keep_old: bool = False) -> None:
         """The game's end: the sheet as a picture below the last round's summary, the winner
-        and totals in its caption (issue 13; the text sheet should Telegram refuse it).
+        and totals in its caption (the text sheet should Telegram refuse it).
         A daily's end is one message, the result with the board, posted by the daily
         (:func:`bot.handlers.standings.daily_ended`): no sheet here, no call to start a new
         game; the hand message is deleted."""
@@ -285,7 +286,9 @@ class Presenter(HandsOps):
         png = await self._picture(sheet, tr)
         caption = sheet_caption(sheet, tr, game_end=True) + extra
         last = Content(caption, again, photo=png, alt=text)
-        shown = last if png is not None else Content(text, again)
+        shown = with_review_button(
+            last if png is not None else Content(text, again), tr, table.game_id
+        )
         self._show_table_content(table, shown, fresh=True, final=True, keep_old=keep_old)
         self._close_hands(view, messages.game_finished_notice)
 
@@ -294,7 +297,7 @@ class Presenter(HandsOps):
     ) -> None:
         """The table was stopped (or the lobby cancelled) by ``actor``: say so on the table
         message (the sheet so far as a picture, without a winner) and in every player's hand
-        message. Nothing shown later changes that last word (issue 9 item 1).
+        message. Nothing shown later changes that last word.
         ``idle_minutes``: the bot closed a lobby nobody started in that time."""
         table, tr = view.table, view.group_tr()
         name = view.name(actor)
@@ -387,7 +390,7 @@ class Presenter(HandsOps):
     ) -> Content:
         """A ``/score`` answer: the sheet as a picture (the result in its caption) or as text,
         ``title`` (the group, in a private chat) above, and the button that switches to the
-        other form (issue 13)."""
+        other form."""
         text = self.score(table, tr, viewer)
         head = f"<b>{esc(title)}</b>\n" if title else ""
         png = None

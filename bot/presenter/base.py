@@ -119,7 +119,7 @@ class PresenterBase:
         source: views of the games, and where message ids are recorded.
         outbox: every Telegram message goes through it.
         bot_username: for deep links ``t.me/<bot>?start=...``.
-        pictures: send the score sheet as a picture at a game's end (issue 13).
+        pictures: send the score sheet as a picture at a game's end.
     """
 
     def __init__(

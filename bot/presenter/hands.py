@@ -1,5 +1,5 @@
 """The private side of a table: every player's hand message, the offer to take a seat back,
-turn reminders, and the notices about seats (``design.md`` §1, issue 9 items 5 and 6)."""
+turn reminders, and the notices about seats (``design.md`` §1)."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ class HandsOps(PresenterBase):
             awaited=seat in awaited_seats(table, state),
         )
         extra: list[tuple[Button, ...]] = []
-        if view.tips and playable_cards(obs):  # issue 14: on the turn to play a card
+        if view.tips and playable_cards(obs):  # on the turn to play a card
             extra.append((tip_button(tr),))
         if not table.is_private:
             extra.append((messages.handover_button(tr),))
@@ -232,7 +232,7 @@ class HandsOps(PresenterBase):
 
     def _notice(self, view: TableView, notice: Notice, out: Outcome) -> None:
         """Timeouts, hand-overs and take-backs become the table message's last line (one line,
-        replaced by the next: issue 9 item 6); the player concerned hears it privately.
+        replaced by the next); the player concerned hears it privately.
         Reminders go to the player's private chat and are withdrawn once obsolete."""
         table, tr = view.table, view.group_tr()
         if notice.seat is None:

@@ -147,7 +147,7 @@ def render_hand(
     table_title: str,
     awaited: bool = False,
 ) -> Rendered:
-    """The private hand message of ``obs.seat`` (issue 3: "a player in two groups gets two
+    """The private hand message of ``obs.seat`` ("a player in two groups gets two
     clearly labelled hands").
 
     Args:

@@ -1,10 +1,10 @@
-"""The lobby message: a table being set up in a group (issue 3; ``rules.md`` §2.1, §7).
+"""The lobby message: a table being set up in a group (``rules.md`` §2.1, §7).
 
 Keyboard action tokens: ``"sit:0"`` … ``"sit:3"`` (seats N, E, S, W), ``"leave"``,
 ``"bot:add"``, ``"bot:remove"``, ``"preset:next"``, ``"rounds:toggle"`` (Klaverjassen: 16 or 8
 rounds; Klammern: the big points to win, ``rules.md`` §9.9), ``"auto_declare:toggle"``
 (Klammern: declarations by hand or automatic, §9.5), ``"timeout:next"``, ``"tips:toggle"``
-(the tip button 💡 in the players' hands, issue 14), ``"start"``,
+(the tip button 💡 in the players' hands), ``"start"``,
 ``"cancel"``; plus an optional URL button into the private
 chat (deep link) for players who never started the bot.
 """
@@ -54,7 +54,7 @@ class Lobby:
         seats: four entries, index = seat: the player sitting there, or None for empty.
         turn_timeout: seconds per turn; None or 0 for no limit.
         creator: the raw name of the user who opened the table.
-        tips: the tip button (💡) is on for this table (issue 14).
+        tips: the tip button (💡) is on for this table.
     """
 
     settings: Settings
@@ -132,7 +132,7 @@ def seat_button(tr: Translator, lobby: Lobby, seat: Seat) -> Button:
 
 
 def tips_button(tr: Translator, on: bool) -> Button:
-    """ "💡 Tips: uit" → ``tips:toggle``: whether the players get the tip button (issue 14)."""
+    """ "💡 Tips: uit" → ``tips:toggle``: whether the players get the tip button."""
     label = tr.gettext("Tips: on") if on else tr.gettext("Tips: off")
     return Button("💡 " + label, NextSetting(Setting.TIPS))
 
@@ -183,7 +183,7 @@ def lobby_keyboard(
 
 
 def render_lobby(lobby: Lobby, tr: Translator, *, private_chat_url: str | None = None) -> Rendered:
-    """The lobby message and keyboard (issue 3: one lobby message with seat buttons; the
+    """The lobby message and keyboard (one lobby message with seat buttons; the
     creator or an admin chooses preset and rounds and starts once four seats are filled).
 
     Args:

@@ -48,6 +48,7 @@ COMMANDS: tuple[str, ...] = (
     "score",
     "top",
     "stats",
+    "review",
     "stop",
     "language",
     "rules",
@@ -67,6 +68,7 @@ def command_descriptions(tr: Translator) -> tuple[tuple[str, str], ...]:
         ("score", tr.gettext("Show the score sheet")),
         ("top", tr.gettext("The group's standings")),
         ("stats", tr.gettext("Your statistics (in a group: reply to somebody for theirs)")),
+        ("review", tr.gettext("Where your last game cost points (in private)")),
         ("stop", tr.gettext("Stop the game")),
         ("language", tr.gettext("Choose the language")),
         ("rules", tr.gettext("The rules of this table")),
@@ -120,6 +122,11 @@ def help_text(tr: Translator) -> str:
             "On your hand: the card the computer would play and the expected round points "
             "of the best cards. Alone against the computer and in a daily played again "
             "(unranked); at a group table only when the lobby allows tips."
+        ),
+        "9. 🔍 "
+        + tr.gettext(
+            "After a game: the review button under the final sheet (or /review in private) "
+            "shows where your decisions cost points, judged from what you could see."
         ),
         "",
         bold(tr.gettext("Privacy")),
@@ -532,8 +539,7 @@ def ack_seated(tr: Translator, seat: Seat) -> str:
 
 
 def ack_moved(tr: Translator, old: Seat, new: Seat) -> str:
-    """Callback answer after changing seats in the lobby: "Je zat Noord, nu West." (plain,
-    issue 9 item 8)."""
+    """Callback answer after changing seats in the lobby: "Je zat Noord, nu West." (plain)."""
     return tr.gettext("You moved from {old} to {new}.").format(
         old=seat_name(tr, old), new=seat_name(tr, new)
     )

@@ -65,7 +65,7 @@ def _wrong_phase(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | Non
 
 
 def _not_your_turn(tr: Translator, d: Mapping[str, Any], p: Sequence[Player] | None) -> str:
-    """Names who is to act and what they do: bid (choose trump) or play (issue 9 item 9)."""
+    """Names who is to act and what they do: bid (choose trump) or play."""
     seat = _seat(d, "to_act")
     if seat is None or p is None:
         return tr.gettext("It is not your turn.")
@@ -395,6 +395,7 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
         Refusal.CHAT_MOVED: tr.gettext(
             "This group became a supergroup: please use the table and commands there."
         ),
+        Refusal.REVIEW_NOT_YET: tr.gettext("A review is only of a game played to the end."),
         **rematch.refusal_texts(tr),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

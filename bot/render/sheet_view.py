@@ -1,4 +1,4 @@
-"""The score sheet as data: what the text sheet and the picture both show (issue 13).
+"""The score sheet as data: what the text sheet and the picture both show.
 
 :class:`SheetView` is built once from the engine's sheet rows (``state.sheet()``) and holds,
 per round and team, exactly the numbers a paper boompje carries: Klaverjassen card points and

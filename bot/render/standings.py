@@ -1,4 +1,4 @@
-"""Texts of the daily deal, the boards, ``/top`` and ``/stats`` (issue 11). Pure; HTML.
+"""Texts of the daily deal, the boards, ``/top`` and ``/stats``. Pure; HTML.
 
 The buttons carry :class:`~bot.taps.DailyTap` (play again unranked, hide or show me on the
 boards) and :class:`~bot.taps.TopPeriod` (the standings' period).

@@ -208,7 +208,7 @@ def render_table(
     note: str | None = None,
     unseen: int = 0,
 ) -> Rendered:
-    """The group's table message (issue 3; ``rules.md`` §3–§6).
+    """The group's table message (``rules.md`` §3–§6).
 
     Args:
         obs: the public view, ``observe(game, None)`` (it has no hand; none is shown).
@@ -219,7 +219,7 @@ def render_table(
         left_by: computer seats a player left during play and may take back from the private
             chat: seat → that player's raw name (one line each).
         note: the latest notice about a seat (HTML: a timeout, a hand-over, a take-back),
-            shown as the last line until the next one replaces it (issue 9 item 6: such
+            shown as the last line until the next one replaces it (such
             notices are not separate group messages).
         unseen: how many completed tricks before the last one the group has not seen yet
             (they passed between two edits): each gets a line of its own.

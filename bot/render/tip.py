@@ -1,4 +1,4 @@
-"""The tip button (💡) of a player's hand and its answer (issue 14, :mod:`engine.ai.tip`):
+"""The tip button (💡) of a player's hand and its answer (:mod:`engine.ai.tip`):
 "💡 Speel B♥ — verwachte rondescore: B♥ 98, A♠ 91, 10♦ 85". Plain text, at most
 :data:`~bot.render.reasons.ALERT_LIMIT` characters: it is the callback's alert, seen only by
 the tapping player (no message, so nothing of the chat's message budget, ``bot/budget.py``).

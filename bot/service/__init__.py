@@ -11,9 +11,10 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.seats`: hand-over, take-back, stopping a table;
 * :mod:`~bot.service.lobby`: opening a table, the lobby, the start;
 * :mod:`~bot.service.timers`: turn timers, the restart;
-* :mod:`~bot.service.stats`: recording ended games, statistics and standings (issue 11);
-* :mod:`~bot.service.daily`: the daily deal, its par and its boards (issue 11);
-* :mod:`~bot.service.tips`: the tip button (issue 14);
+* :mod:`~bot.service.stats`: recording ended games, statistics and standings;
+* :mod:`~bot.service.daily`: the daily deal, its par and its boards;
+* :mod:`~bot.service.tips`: the tip button;
+* :mod:`~bot.service.review`: the review of a player's finished game;
 * :mod:`~bot.service.rematch`: a finished group game's "again", the session's totals;
 * :mod:`~bot.service.alerts`: a fourth wanted (who hears of a table that needs a player).
 """
@@ -26,13 +27,14 @@ from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, Daily
 from bot.service.lobby import IsAdmin, LobbyOps, TableLimits, next_setting
 from bot.service.people import PeopleOps
 from bot.service.rematch import RematchOps
+from bot.service.review import ReviewAsk, ReviewOps
 from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
 from bot.service.tips import TipAnswer, TipOps
 from bot.service.view import TableView
 
 
-class GameService(RematchOps, AlertOps, DailyOps, PeopleOps, TimerOps, TipOps):
+class GameService(RematchOps, AlertOps, DailyOps, PeopleOps, TimerOps, TipOps, ReviewOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 
@@ -49,6 +51,7 @@ __all__ = [
     "LobbyOps",
     "NamedLine",
     "PersonStats",
+    "ReviewAsk",
     "ServiceCore",
     "TableLimits",
     "TableView",

@@ -78,7 +78,7 @@ class ServiceCore:
         self.computer_watch = 0.0
         """Seconds after which a computer's pending turn counts as a timer (0: never). Set
         when several workers share the database: a worker that dies between a human's move
-        and the computers' leaves that timer for another worker to run (issue 12)."""
+        and the computers' leaves that timer for another worker to run."""
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -86,7 +86,7 @@ class ServiceCore:
     async def lock(self, game_id: int) -> AsyncIterator[None]:
         """Serialize work on one game (never a global lock): this process's lock, then the
         repository's lock across processes (:meth:`storage.Repository.game_lock`; several
-        workers on one PostgreSQL, issue 12). The lock is dropped once nobody holds or
+        workers on one PostgreSQL). The lock is dropped once nobody holds or
         awaits it (:class:`bot.keyed.KeyedLocks`)."""
         async with self._locks(game_id), self.repo.game_lock(game_id):
             yield
@@ -134,7 +134,7 @@ class ServiceCore:
 
     async def version_of(self, game_id: int) -> int | None:
         """The game's stored version (None: an unknown game): one read of its row, for the
-        presenter's check before it sends a drawing (several workers, issue 12)."""
+        presenter's check before it sends a drawing (several workers)."""
         row = await self.repo.get_game(game_id)
         return row.version if row is not None else None
 
@@ -247,7 +247,7 @@ class ServiceCore:
         raises."""
 
     async def tips_on(self, table: Table) -> bool:
-        """Whether ``table``'s players get the tip button (💡, issue 14): in a solo game (one
+        """Whether ``table``'s players get the tip button (💡): in a solo game (one
         person, the rest computers: the private table, or a group table where nobody else
         ever sat), and in a group game with several people only when its ``tips`` setting is
         on. A daily decides otherwise (:class:`~bot.service.daily.DailyOps`: never in a

@@ -1,4 +1,4 @@
-"""The daily deal (issue 11; rules in :mod:`bot.daily`): ``/daily`` starts today's attempt in
+"""The daily deal (rules in :mod:`bot.daily`): ``/daily`` starts today's attempt in
 the player's private chat, the computers of a daily decide by a fixed node budget and the
 day's seed (:meth:`DailyOps.computer_kind`), the day's par is computed once in the background
 through the computer pool, and the result, place and board are read from the records.
@@ -158,7 +158,7 @@ class DailyOps(StatsOps, LobbyOps):
         self.__dict__.get("_ranked", {}).pop(game_id, None)
 
     async def tips_on(self, table: Table) -> bool:
-        """A daily has the tip button (issue 14) in an unranked attempt only, never in the
+        """A daily has the tip button in an unranked attempt only, never in the
         ranked one (the first of the day, whose result goes on the board)."""
         if table.settings.daily is None:
             return await super().tips_on(table)

@@ -264,7 +264,7 @@ class LobbyOps(SeatOps):
         if seat is not None:
             changes[int(seat)] = Occupant.empty()
         await self.repo.set_seats(gid, table.version, changes, now=self.clock())
-        if seat is not None:  # issue 9 item 8: say so
+        if seat is not None:  # say so
             details = {"seat": target, "old": int(seat)}
             return Outcome(game_id=gid, lobby=True, toast=Toast.MOVED, details=details)
         return Outcome(game_id=gid, lobby=True, toast=Toast.SEATED, details={"seat": target})
@@ -335,7 +335,7 @@ def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:
     through :data:`~bot.tables.PRESET_CYCLE` (keeping the length), the length toggles 16 / 8
     rounds (Klammern: the target big points, §9.9), the turn time cycles through
     :data:`~bot.tables.TIMEOUT_CHOICES`, Klammern's automatic declaring and the tip button
-    (issue 14) toggle. Every other setting is kept."""
+    toggle. Every other setting is kept."""
     rules = settings.rules
     klammern = rules.variant is Variant.KLAMMERN
     timeout = settings.turn_timeout

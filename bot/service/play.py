@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, refused
 from bot.service.core import ServiceCore, active_seats, awaited_seats
@@ -20,11 +20,24 @@ from storage import GameStatus, SeatKind, StaleVersion
 class PlayOps(ServiceCore):
     """Human and computer moves (see :class:`bot.service.GameService`)."""
 
-    async def act(self, game_id: int, version: int, user_id: int, tap: Move) -> Outcome:
+    async def act(
+        self,
+        game_id: int,
+        version: int,
+        user_id: int,
+        tap: Move,
+        accepted: Callable[[Outcome], object] | None = None,
+    ) -> Outcome:
         """A tap in a player's hand (:class:`bot.taps.Move`): ``play:JH``, ``choose:H``,
         ``pass``, ``accept``, ``roem``, Klammern ``declare:...``, ``declare:all`` (every
         sequence the seat may declare now), ``bella:KH``, ``contra``, ``re``... The button's
         ``version`` must be the current one (double taps and stale buttons lose cleanly).
+
+        ``accepted``: called with the outcome once the move is known to be legal, before it
+        is written (so the tap can be answered before the write waits behind other games'
+        database work); only where nothing but a failing database can stop that write (the
+        game's lock in one process: not on a repository that several workers share, where
+        another worker may have written first and the tap is then refused).
 
         Refusals: ``GAME_NOT_FOUND``, ``GAME_FINISHED``, ``NOT_IN_GAME``, ``STALE_BUTTON``
         (with ``acted``: the player's hand is sent again), ``MALFORMED``, and the engine's
@@ -62,6 +75,8 @@ class PlayOps(ServiceCore):
             out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
             out.before = active_seats(state, table)
             here = {int(seat): 0} if table.row.seats[seat].timeouts else None  # the player is here
+            if accepted is not None and not self.repo.shared:
+                accepted(out)
             try:
                 await self._commit(table, new_state, actions, out, here)
             except StaleVersion:
@@ -71,12 +86,35 @@ class PlayOps(ServiceCore):
     async def run_computers(self, game_id: int, limit: int | None = None) -> Outcome:
         """Let computer seats act while it is their turn (and claim roem for their team), then
         save all their actions in one write. ``limit``: at most that many actions (the
-        driver shows computer moves one at a time)."""
+        driver shows computer moves one at a time).
+
+        The first computer's decision is made before the game's lock is taken (a search may
+        wait for the pool, behind other tables' computers): meanwhile a person's tap on this
+        game is answered at once (a refusal: it is not their turn). The decision is used
+        only when the game has not changed since (same version), else it is made again."""
+        ahead = await self._decide_ahead(game_id)
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self._run_computers(table, limit=limit)
+            return await self._run_computers(table, limit=limit, ahead=ahead)
+
+    async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
+        """``(version, action)``: the decision of the computer to act in the game as stored
+        now, made without the game's lock; None when no computer's search is due (a person
+        or nobody is to act, a roem claim comes first, the computers wait for a person)."""
+        table = await self.load(game_id)
+        if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+            return None
+        state = table.state
+        if state.is_over or _roem_claim(table, state) is not None:
+            return None
+        to_act = state.to_act
+        if to_act is None or awaited_seats(table, state):
+            return None
+        if table.kind(to_act) is not SeatKind.COMPUTER:
+            return None
+        return table.version, await self._choose(table, state, to_act)
 
     async def _run_computers(
         self,
@@ -85,18 +123,25 @@ class PlayOps(ServiceCore):
         limit: int | None = None,
         timeouts: Mapping[int, int] | None = None,
         retries: int = 2,
+        ahead: tuple[int, Action] | None = None,
     ) -> Outcome:
         """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
         turn timed out; the computer plays that one turn for them. ``timeouts``: the seats'
         new timeout counts, saved with the moves. ``retries``: how often a lost
         compare-and-set is decided again on the reloaded game (a timeout's takeover is not
-        redone: its timer is stale then)."""
+        redone: its timer is stale then). ``ahead``: ``(version, action)``, the first
+        computer's decision made before the lock (:meth:`run_computers`), used when
+        ``table`` is still at that version and the action is legal for the seat to act."""
         assert table.state is not None
         state = table.state
         out = Outcome(game_id=table.game_id, before=active_seats(state, table))
         actions: list[Action] = []
+        if ahead is not None and ahead[0] != table.version:
+            ahead = None
         while not state.is_over and (limit is None or len(actions) < limit):
-            action = await self._computer_action(table, state, takeover)
+            action = await self._computer_action(
+                table, state, takeover, ahead[1] if ahead is not None and not actions else None
+            )
             if action is None:
                 break
             if takeover is not None and action.seat == takeover:
@@ -123,16 +168,16 @@ class PlayOps(ServiceCore):
         return out
 
     async def _computer_action(
-        self, table: Table, state: GameState, takeover: int | None
+        self, table: Table, state: GameState, takeover: int | None, ready: Action | None = None
     ) -> Action | None:
         """The next computer action at ``table``: a roem claim of a computer's team first,
         else the move of the computer (or the timed-out human ``takeover``) to act; None
-        when a human is to act, or the computers wait for a human's contra / re."""
-        for seat in SEATS:
-            if table.kind(seat) is SeatKind.COMPUTER and ClaimRoem(seat) in state.legal_actions(
-                seat
-            ):
-                return ClaimRoem(seat)
+        when a human is to act, or the computers wait for a human's contra / re. ``ready``:
+        the computer's decision made already for this very state (:meth:`_decide_ahead`),
+        used when it is the seat to act's and legal."""
+        claim = _roem_claim(table, state)
+        if claim is not None:
+            return claim
         to_act = state.to_act
         if to_act is None:
             return None
@@ -141,11 +186,25 @@ class PlayOps(ServiceCore):
             return Pass(Seat(takeover)) if takeover in waiting else None
         if table.kind(to_act) is not SeatKind.COMPUTER and to_act != takeover:
             return None
+        if ready is not None and ready.seat == to_act and ready in state.legal_actions(to_act):
+            return ready
+        return await self._choose(table, state, to_act)
+
+    async def _choose(self, table: Table, state: GameState, seat: Seat) -> Action:
+        """The computer's decision for ``seat`` in ``state`` (the pool)."""
         level, fixed = self.computer_kind(table)
         return await self.computers.choose(
-            observe(state, to_act), computer_seed(table.row.seed, len(state.log)),
+            observe(state, seat), computer_seed(table.row.seed, len(state.log)),
             level=level, deterministic=fixed, table=table.game_id,
         )  # fmt: skip
+
+
+def _roem_claim(table: Table, state: GameState) -> Action | None:
+    """The roem claim a computer seat may make now (its team's roem), if any."""
+    for seat in SEATS:
+        if table.kind(seat) is SeatKind.COMPUTER and ClaimRoem(seat) in state.legal_actions(seat):
+            return ClaimRoem(seat)
+    return None
 
 
 def computer_seed(game_seed: int, actions: int) -> int:
@@ -155,8 +214,8 @@ def computer_seed(game_seed: int, actions: int) -> int:
 
 
 def _not_your_turn(state: GameState, game_id: int) -> Outcome:
-    """``NOT_YOUR_TURN`` naming the seat to act and what it does (bidding or playing: issue 9
-    item 9)."""
+    """``NOT_YOUR_TURN`` naming the seat to act and what it does (bidding or
+    playing)."""
     cur = state.current
     phase = cur.phase.value if cur is not None else None
     to_act = int(state.to_act) if state.to_act is not None else None

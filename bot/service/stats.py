@@ -1,4 +1,4 @@
-"""Statistics and standings (issue 11): every ended game is recorded once, then ``/stats``
+"""Statistics and standings: every ended game is recorded once, then ``/stats``
 and ``/top`` read the records (rules: :mod:`bot.standings`).
 
 When a game finishes or is abandoned the service has just stored its last write; right after,

@@ -66,7 +66,7 @@ class TimerOps(LobbyOps):
         """Run the turn timers that are due, whichever worker armed them: each is claimed in
         the database first (:meth:`storage.Repository.claim_due_timers`), so it fires once
         even with several workers sweeping; a worker that dies holding a claim loses it
-        after ``lease`` seconds and another runs the timer (issue 12). Returns one outcome
+        after ``lease`` seconds and another runs the timer. Returns one outcome
         per timer run, for the presenter; never raises for one timer's failure (logged;
         its claim runs out). Every :data:`LOBBY_SWEEP_SECONDS` it also closes the idle
         lobbies (:meth:`close_idle_lobbies`)."""

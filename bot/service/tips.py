@@ -1,4 +1,4 @@
-"""The tip button (💡, issue 14): what the strong computer would play in the tapping player's
+"""The tip button (💡): what the strong computer would play in the tapping player's
 seat, with the expected round scores of the best cards (:mod:`engine.ai.tip`).
 
 A tip changes nothing: the tap is checked like a move (the game, the tapper's seat, the state

@@ -1,4 +1,4 @@
-"""What the presenter gets from the service to show a game (issue 9: the presenter does not
+"""What the presenter gets from the service to show a game (the presenter does not
 read storage): the table and, loaded once, the languages, names and title around it."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class TableView:
         names: user id → display name, for the same users.
         title: the group's title ("" for a private table): it labels the player's hand.
         tips: the players' hands get the tip button (💡) on their turn to play a card
-            (issue 14, :meth:`~bot.service.core.ServiceCore.tips_on`).
+            (:meth:`~bot.service.core.ServiceCore.tips_on`).
         link: the game's random deep-link token (:func:`bot.taps.new_link_token`; "" for a
             private table, which has no links).
     """

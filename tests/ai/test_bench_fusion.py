@@ -1,4 +1,4 @@
-"""``bench/bench_fusion.py`` (issue 14): strategy fusion at the root, measured on strong's own
+"""``bench/bench_fusion.py``: strategy fusion at the root, measured on strong's own
 worlds. Choosing one next card per information set can only lower a card's value, never
 raise it; the grouping is by the replies; strong's games are the tournament's."""
 

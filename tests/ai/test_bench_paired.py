@@ -1,4 +1,4 @@
-"""``bench/bench_paired.py`` (issue 14's A/B measurements): its games are the tournament's, and
+"""``bench/bench_paired.py`` (A/B measurements): its games are the tournament's, and
 the paired difference is taken deal by deal."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``bench/bench_regret.py`` (issue 14): a decision's regret is what its card gives away against
+"""``bench/bench_regret.py``: a decision's regret is what its card gives away against
 the best card of the true deal, so the clairvoyant choice has none and no card has less."""
 
 from __future__ import annotations

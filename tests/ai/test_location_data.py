@@ -1,4 +1,4 @@
-"""The card-location model's training games (``scripts/gen_location_data.py``, issue 14): a
+"""The card-location model's training games (``scripts/gen_location_data.py``): a
 generated round replays to the strong seats' observations with the true hands."""
 
 from __future__ import annotations

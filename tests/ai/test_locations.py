@@ -1,4 +1,4 @@
-"""The learned card-location model and the worlds drawn from it (issue 14;
+"""The learned card-location model and the worlds drawn from it (
 :mod:`engine.ai.locations`, ``ai-notes.md`` §4.1 item 2)."""
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def test_strong_with_the_model_plays_legal_cards_and_never_peeks(
     preset: str, seed: int, steps: int, data: st.DataObject
 ) -> None:
     """The model sees only the observation: swapping unseen cards between the other players
-    changes neither the features nor the card chosen (issue 14's no-peeking property)."""
+    changes neither the features nor the card chosen (no-peeking property)."""
     game = random_game(Settings.from_preset(preset), seed, steps)
     if game.is_over or game.to_act is None:
         return

@@ -1,5 +1,5 @@
 """The computer players: legal actions only, no peeking, determinism, bidding decisions, roem
-claims, Klammern declarations (issue 5; ``rules.md`` §3–§9)."""
+claims, Klammern declarations (``rules.md`` §3–§9)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def quick_strong() -> StrongPlayer:
 
 
 def quick_ismcts() -> IsmctsPlayer:
-    """An ISMCTS player with few iterations (issue 14), the quick strong player for the rest."""
+    """An ISMCTS player with few iterations, the quick strong player for the rest."""
     return IsmctsPlayer(iterations=40, rollouts=2, fallback=quick_strong())
 
 
@@ -178,7 +178,7 @@ def test_strong_is_deterministic_for_a_seed() -> None:
 
 @pytest.mark.parametrize("preset", ["amsterdam", "rotterdam"])
 def test_ismcts_is_deterministic_for_a_seed_and_plays_whole_rounds(preset: str) -> None:
-    """Issue 14: the same observation and seed give the same card; a round of ISMCTS seats
+    """The same observation and seed give the same card; a round of ISMCTS seats
     against strong seats has only accepted actions."""
     players: list[Player] = [quick_ismcts(), quick_strong(), quick_ismcts(), quick_strong()]
     searched: list[Action] = []

@@ -1,6 +1,6 @@
 """The partnership's signals (``rules.md`` §8, seed 000): what a discard on the partner's
 winning trick says, how the strong player reads its partner's and which discard it gives
-(:mod:`engine.ai.inference`, ``StrongPlayer(signals=True)``, issue 14)."""
+(:mod:`engine.ai.inference`, ``StrongPlayer(signals=True)``)."""
 
 from __future__ import annotations
 

@@ -51,8 +51,8 @@ def _brute_worlds(k: Knowledge) -> list[tuple[int, ...]]:
 def test_endgame_values_are_the_exact_average_over_all_worlds(
     preset: str, seed: int, extra: int, located: bool
 ) -> None:
-    """Few worlds left: all are solved, each weighted by the card-location model (``located``,
-    issue 14) or alike, and the values are exactly their weighted average (PIMC, §4.1)."""
+    """Few worlds left: all are solved, each weighted by the card-location model (``located``)
+    or alike, and the values are exactly their weighted average (PIMC, §4.1)."""
     table = Settings.from_preset(preset)
     # Advance a random game to 6..9 cards left in the round.
     game = random_game(table, seed, 0)
@@ -80,7 +80,7 @@ def test_endgame_values_are_the_exact_average_over_all_worlds(
     assert ev.worlds == len(worlds)
     weight = dict.fromkeys(worlds, 1.0)
     if located and len(worlds) > 1 and supported(obs):
-        # Issue 14: enumerated worlds weigh as the card-location model says.
+        # Enumerated worlds weigh as the card-location model says.
         ms = ModelSampler(k, model().seat_weights(obs, k))
         weight = {h: math.exp(ms.log_weight((h[0], h[1], h[2], h[3]))) for h in worlds}
     assert obs.trump is not None and obs.maker is not None

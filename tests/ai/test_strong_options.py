@@ -1,4 +1,4 @@
-"""The strong player's experimental options (issue 14's duplicate A/B tests; off by default):
+"""The strong player's experimental options (duplicate A/B tests; off by default):
 the solver's ``nat_floor`` (prove nat, skip its margin, ``rules.md`` §6.3)."""
 
 from __future__ import annotations

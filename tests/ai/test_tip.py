@@ -1,4 +1,4 @@
-"""The tip (issue 14): strong's card and the expected round scores of the best cards; pure,
+"""The tip: strong's card and the expected round scores of the best cards; pure,
 deterministic for a seed, legal, and blind to hidden cards (``design.md`` §2)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The duplicate tournament tool (issue 5): CLI, JSON keys, duplicate seating."""
+"""The duplicate tournament tool: CLI, JSON keys, duplicate seating."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def test_bad_arguments() -> None:
 
 
 def test_level_options_reach_the_player() -> None:
-    """``level:key=value`` specs (issue 14's A/B tests of one setting)."""
+    """``level:key=value`` specs (A/B tests of one setting)."""
     from engine.ai import make_player, parse_level
 
     assert parse_level("strong:play_beta=0, max_worlds=32") == (

@@ -1,15 +1,15 @@
-"""Fixtures the bot's service-level tests share."""
+"""Fixtures the bot's service-level tests share (the service itself: ``make_service`` in
+``tests/bot/helpers.py``)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.computer import ComputerPlayers
 from bot.service import GameService
 from storage import Repository, open_repository
+from tests.bot.helpers import make_service
 
 
 @pytest.fixture
@@ -17,10 +17,7 @@ async def random_service() -> AsyncIterator[GameService]:
     """A game service on an in-memory SQLite database with random computers (pool of 0
     workers: moves run in-process), no turn time and seeds 7, 8, 9..."""
     repo: Repository = await open_repository(":memory:")
-    seeds = itertools.count(7)
-    svc = GameService(
-        repo, ComputerPlayers("random", 0), default_timeout=0, seeds=lambda: next(seeds)
-    )
+    svc = make_service(repo)
     try:
         yield svc
     finally:

@@ -1,4 +1,5 @@
-"""Driving the real bot application against the fake Bot API in end-to-end tests."""
+"""Driving the real bot application against the fake Bot API in end-to-end tests, and the one
+way the service-level tests build a :class:`~bot.service.GameService` (:func:`make_service`)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
+from bot.service import GameService, TableLimits
+from bot.service.core import Scheduler
 from bot.taps import (
     Again,
     ConfirmStop,
@@ -26,12 +29,14 @@ from bot.taps import (
     Move,
     Ready,
     Reclaim,
+    ReviewPlay,
     ShowSheet,
     Tap,
     Tip,
     WantAlerts,
     decode,
 )
+from storage import Repository
 from tests.fakebot import FakeBotApi, SimUser
 from tests.fakebot.model import Button, FakeChat, FakeMessage
 
@@ -43,8 +48,44 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
-    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | Again | Ready | WantAlerts)
+    assert not isinstance(
+        tap.payload, ConfirmStop | ShowSheet | ReviewPlay | Again | Ready | WantAlerts
+    )
     return tap.payload
+
+
+def make_service(
+    repo: Repository,
+    *,
+    timeout: int = 0,
+    clock: Callable[[], float] | None = None,
+    seeds: int | Callable[[], int] | None = 7,
+    scheduler: Scheduler | None = None,
+    limits: TableLimits | None = None,
+) -> GameService:
+    """The game service the service-level tests drive (no Telegram): random computers moving
+    in-process (a pool of 0 workers), on ``repo``.
+
+    Args:
+        timeout: the default turn time in seconds (0: none).
+        clock: UTC epoch seconds (None: the real time).
+        seeds: the deals' seeds: an int for consecutive seeds from it, a callable for its
+            values, None for random ones (as in production).
+        scheduler: where the service arms its timers (None: nowhere).
+        limits: the table limits (None: the defaults).
+    """
+    svc = GameService(
+        repo,
+        ComputerPlayers("random", 0),
+        default_timeout=timeout,
+        clock=clock or time.time,
+        seeds=itertools.count(seeds).__next__ if isinstance(seeds, int) else seeds,
+    )
+    if scheduler is not None:
+        svc.scheduler = scheduler
+    if limits is not None:
+        svc.limits = limits
+    return svc
 
 
 def make_app(

@@ -1,4 +1,4 @@
-"""``python -m bot.admin copy`` and ``export`` across backends (issue 12): a database with
+"""``python -m bot.admin copy`` and ``export`` across backends: a database with
 finished, running, waiting and stopped games (played by the service with random computer
 players, no Telegram) copied SQLite → PostgreSQL → SQLite exports the same JSON at every step,
 and the bot plays on in the copy; refused and failing copies end with one line; ``export``
@@ -19,7 +19,6 @@ import aiosqlite
 import pytest
 
 from bot import admin
-from bot.computer import ComputerPlayers
 from bot.config import DatabaseSettings
 from bot.service import GameService
 from bot.taps import Move
@@ -32,7 +31,7 @@ from storage import (
     SqliteRepository,
     open_repository,
 )
-from tests.bot.helpers import lobby_payload
+from tests.bot.helpers import lobby_payload, make_service
 from tests.pg import PostgresDatabases
 
 GROUPS = (-1001, -1002, -1003, -1004)
@@ -43,15 +42,8 @@ async def _no() -> bool:
 
 
 def _service(repo: Repository) -> GameService:
-    seeds = iter(range(500, 600))
     clock = iter(range(1_700_000_000, 1_800_000_000, 7))
-    return GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=60,
-        clock=lambda: float(next(clock)),
-        seeds=lambda: next(seeds),
-    )
+    return make_service(repo, timeout=60, clock=lambda: float(next(clock)), seeds=500)
 
 
 async def _lobby(svc: GameService, chat: int, creator: int, preset: str | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The computer players' process pool (issue 10 item 7): a worker that dies is replaced and
+"""The computer players' process pool: a worker that dies is replaced and
 its decisions are made again; several decisions in the broken pool do not break the new one."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ async def test_a_killed_worker_is_replaced_and_every_decision_is_made() -> None:
 
 
 async def test_a_tip_is_worked_out_in_a_worker_process_and_equals_the_engines() -> None:
-    """Issue 14: the tip runs in the pool (a spawned worker: the suggestion pickles back) and
+    """The tip runs in the pool (a spawned worker: the suggestion pickles back) and
     is the engine's deterministic tip, whatever the pool's level."""
     from engine.ai.tip import tip
 

@@ -1,4 +1,4 @@
-"""The daily's computers are fair (issue 11): decided by a fixed search budget (solver nodes)
+"""The daily's computers are fair: decided by a fixed search budget (solver nodes)
 and the seed, never by the clock, so the same observation and seed give the same move on any
 machine under any load, through the bot's computer pool like every computer seat."""
 

@@ -1,4 +1,4 @@
-"""The daily's pure rules (``bot.daily``, issue 11): days in the daily's time zone, seeds from
+"""The daily's pure rules (``bot.daily``): days in the daily's time zone, seeds from
 the secret, the board's order and shared places, names on the global board, streaks; and the
 statistics of an ended game (``bot.standings``)."""
 

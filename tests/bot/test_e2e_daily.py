@@ -1,6 +1,6 @@
-"""End to end (issue 11): ``/daily`` in a private chat plays today's deal set to the end and
+"""End to end: ``/daily`` in a private chat plays today's deal set to the end and
 shows the result, the place and the board (the board a picture, the result in its caption,
-issue 13; "hide me" sends it again with the other button); a second attempt is unranked and
+"hide me" sends it again with the other button); a second attempt is unranked and
 says so; ``/daily``
 in a group points to the private chat; every player gets the same hands on the same date (and
 other hands on another date), and the export carries ``"daily"``; a daily left over past
@@ -9,6 +9,7 @@ midnight is stopped by the next day's ``/daily``."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,8 @@ async def test_a_daily_is_played_to_the_end_with_result_place_and_board(
         assert "Place 1 of 1." in result.body
         assert "Board of 14-03-2025 (1 player)" in result.body
         assert "\n1. you " in result.body
-        assert [b.callback_data for b in result.buttons] == ["d.again", "d.hide"]
+        datas = [b.callback_data or "" for b in result.buttons]
+        assert datas[:2] == ["d.again", "d.hide"] and re.fullmatch(r"r\d+\.0\.review", datas[2])
         assert any("This is your ranked attempt" in t for t in texts(anna))
         # Later that day /daily shows the board (with the par, computed meanwhile).
         await anna.send(None, "/daily")

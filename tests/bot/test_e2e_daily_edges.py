@@ -1,4 +1,4 @@
-"""End to end (issue 11, "bad input and edges"): a player who blocks the bot in the middle of
+"""End to end ("bad input and edges"): a player who blocks the bot in the middle of
 the daily loses nothing (the attempt stays ranked and is finished after unblocking), and
 people with no usable name, only a first name, or a deleted Telegram account appear on the
 board without a traceback ("a player" for no usable name; first name and initial otherwise)."""

@@ -1,4 +1,4 @@
-"""Issue 10 end to end: floods, faults and odd updates against the fake Bot API.
+"""End to end: floods, faults and odd updates against the fake Bot API.
 
 One busy group never freezes the others; a hand message that fails is sent again; a send that
 timed out but was delivered leaves no second live keyboard; anonymous admins, deleted
@@ -54,18 +54,18 @@ async def _my_turn(api: FakeBotApi, user: SimUser, chat: FakeChat | None = None)
     return await api.wait_for(ready, timeout=20, what=f"{user.first_name}'s turn")
 
 
-# --- item 1: a flooded group never blocks another chat ------------------------------------
+# --- a flooded group never blocks another chat ------------------------------------
 
 
 @pytest.mark.slow(35)
 async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Path) -> None:
     """300 /help and /score from the members of one group in about a second. The group's
-    budget is full for a minute; meanwhile a solo player in her private chat gets every tap
-    answered and plays on, the flooded group's own game moves on (its player's hand keeps
-    coming), the group gets one /help answer (not 150) and no 429. The clock runs only twice
-    as fast (not 20 times): the group's backlog (about 30 s of real time) must outlast the
-    taps even on a loaded machine (the suite runs in two processes; at 8 times it drained
-    first there)."""
+    budget is full for a minute; a solo player in her private chat gets every tap answered
+    and plays on, the flooded group's own game moves on (its player's hand keeps coming),
+    the group gets one /help answer (not 150) and no 429. That the private chat does not
+    wait for the group's backlog is checked on a manual clock (``tests/bot/test_pacing.py``),
+    so no assertion here depends on how fast the machine is. The clock runs only twice as
+    fast: the 300 commands all arrive within the minute that one /help answer covers."""
     fast = FastTime(2.0)
     async with FakeBotApi(clock=fast.now) as api:
         api.enable_rate_limits(RateLimits(group_per_minute=20, private_per_second=1))
@@ -81,22 +81,15 @@ async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Pat
             members = [bob, *crowd]
             for i in range(300):  # /help is everybody's answer, /score each member's own
                 await members[i % len(members)].send(busy, "/help" if i % 2 else "/score")
-            outbox = _outbox(app)
-            await api.wait_for(lambda: outbox.waiting(busy.id) > 0, timeout=10)
             rng = random.Random(3)
-            answered_while_busy = 0
-            for _ in range(6):  # Carla plays on while the group waits for its budget
+            for _ in range(6):  # Carla plays on (each tap answered, her next hand comes)
                 hand = await _my_turn(api, carla, carla.private_chat)
                 _, action = pick(active_buttons(hand), rng)
-                tap = await carla.tap(hand, by_action(action))
-                await tap.wait_answered(timeout=10)
-                answered_while_busy += outbox.waiting(busy.id) > 0
+                await (await carla.tap(hand, by_action(action))).wait_answered(timeout=10)
             bob_hand = await _my_turn(api, bob)  # the busy group's game goes on too
-            assert outbox.waiting(busy.id) > 0  # ... while its replies still wait
             _, action = pick(active_buttons(bob_hand), rng)
             await (await bob.tap(bob_hand, by_action(action))).wait_answered(timeout=10)
             await bot.settle(timeout=60)
-        assert answered_while_busy == 6
         helps = [
             m for m in api.chat(busy).bot_messages if "/klaverjas" in m.body and "/score" in m.body
         ]
@@ -107,7 +100,7 @@ async def test_a_flooded_group_does_not_hold_up_a_player_elsewhere(tmp_path: Pat
         api.assert_callbacks_answered_once()
 
 
-# --- items 2 and 3: a hand message that fails is sent again -------------------------------
+# --- a hand message that fails is sent again -------------------------------
 
 
 async def test_a_hand_that_failed_with_500_is_sent_again(
@@ -193,7 +186,7 @@ async def test_a_game_under_flaky_telegram_never_stalls(
     assert not bot.log_errors
 
 
-# --- item 4: anonymous admins --------------------------------------------------------------
+# --- anonymous admins --------------------------------------------------------------
 
 
 async def test_an_anonymous_admin_opens_and_stops_a_table(
@@ -225,7 +218,7 @@ async def test_an_anonymous_admin_opens_and_stops_a_table(
     fake_api.assert_callbacks_answered_once()
 
 
-# --- item 5: a command deleted before the reply --------------------------------------------
+# --- a command deleted before the reply --------------------------------------------
 
 
 async def test_a_command_deleted_before_the_reply_still_gets_it(
@@ -242,7 +235,7 @@ async def test_a_command_deleted_before_the_reply_still_gets_it(
     assert not fake_api.calls.errors()
 
 
-# --- item 6: forum topics ------------------------------------------------------------------
+# --- forum topics ------------------------------------------------------------------
 
 
 async def test_a_table_lives_in_the_forum_topic_where_it_was_opened(
@@ -270,7 +263,7 @@ async def test_a_table_lives_in_the_forum_topic_where_it_was_opened(
     assert all(fake_api.topic_of(m) == spades for m in ours)
 
 
-# --- item 8: a tap in flight at a crash ------------------------------------------------------
+# --- a tap in flight at a crash ------------------------------------------------------
 
 
 async def test_after_a_crash_the_player_to_act_gets_the_hand_unasked(
@@ -311,7 +304,7 @@ class _Crash(Exception):
     """The bot process dies."""
 
 
-# --- item 9: a /stop confirmation is valid on its own message only -------------------------
+# --- a /stop confirmation is valid on its own message only -------------------------
 
 
 async def test_a_stop_confirmation_forged_on_another_message_is_refused(

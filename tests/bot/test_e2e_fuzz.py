@@ -1,4 +1,4 @@
-"""Issue 10: a few thousand updates of every kind Telegram sends (commands with garbage,
+"""A few thousand updates of every kind Telegram sends (commands with garbage,
 forged and oversized taps, edits, channel posts, joins and leaves, migrations, anonymous
 admins, topics, stickers, odd names...) beside two running games: no traceback, no logged
 error, every tap answered once, and both games still play to their end.

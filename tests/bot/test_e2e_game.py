@@ -1,5 +1,5 @@
 """End-to-end: four simulated users play a whole boompje in a group through the real PTB
-application talking HTTP to the fake Bot API (issue 3)."""
+application talking HTTP to the fake Bot API."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ async def test_four_humans_play_a_full_boompje_in_a_group(
     rng = random.Random(7)
     async with run_polling(make_app(fake_api, db), fake_api) as bot:
         table = await open_and_fill(fake_api, bot, group, humans)
+        started = len(fake_api.calls)
         taps = await play_to_end(bot, humans, rng)
     fake_api.assert_callbacks_answered_once()
     games = await export(str(db))
@@ -41,13 +42,20 @@ async def test_four_humans_play_a_full_boompje_in_a_group(
     assert taps >= 16 * 33
     final = fake_api.last_message(group)
     assert "&lt;b&gt;Dirk" not in final.body  # shown as text, escaped once
-    assert "<b>Dirk & co</b>" in final.body or "Dirk" in final.body
+    # ... and never as markup: every message of the group that names him (each round's
+    # summary does) shows the name as he typed it
+    naming = [m.body for m in fake_api.chat(group).bot_messages if "Dirk" in m.body]
+    assert len(naming) >= 16 and all("<b>Dirk & co</b>" in body for body in naming)
     json.dumps(game)
     plays = sum(len(r["tricks"]) * 4 for r in game["rounds"])
     sends = fake_api.calls.filter("sendMessage", chat_id=group.id)
     edits = fake_api.calls.filter("editMessageText", chat_id=group.id)
     # One edited table message per game, not a message per card: per round a summary and
-    # the table message moved below it; at most one edit per card.
+    # the table message moved below it; at most one edit per card. The first table message
+    # (the lobby, edited as people sat down) is edited in place as round 1's cards are
+    # played, and then once more into that round's summary.
     assert len(sends) <= 2 * 16 + 3
     assert len(edits) <= plays + 16 * 8
-    assert table.edited
+    in_play = fake_api.calls.filter("editMessageText", chat_id=group.id, since=started)
+    first_table = [c for c in in_play if c.param("message_id") == table.message_id]
+    assert len(first_table) > 1

@@ -1,4 +1,4 @@
-"""End-to-end Klammern (issue 4): one human and three computer players through the real PTB
+"""End-to-end Klammern: one human and three computer players through the real PTB
 application and the fake Bot API, from the lobby (preset ``klammern``) to the final sheet by big
 points and the admin export; and a human's contra in the window the computers leave open."""
 

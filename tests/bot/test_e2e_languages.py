@@ -1,4 +1,4 @@
-"""A full game per language (issue 3): nothing a player reads is left in English in nl, de
+"""A full game per language: nothing a player reads is left in English in nl, de
 or fr; in en everything reads in English. Also /klaverjas@botname, and a player at two tables
 who gets two clearly labelled hands."""
 

@@ -1,4 +1,4 @@
-"""Issue 9 items 5 and 6, end to end against the fake Bot API: notices about seats live on the
+"""End to end against the fake Bot API: notices about seats live on the
 table message (one line, replaced), reminders disappear once obsolete, and a reader without
 a Telegram language reads the group's language everywhere."""
 
@@ -22,7 +22,7 @@ def _reclaim(button: Button) -> bool:
 async def test_hand_over_take_back_and_timeout_are_one_line_on_the_table(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
-    """Item 6: a hand-over, a take-back and a timeout post no group message of their own;
+    """A hand-over, a take-back and a timeout post no group message of their own;
     the table's last line says the latest; the "⏰" reminder is deleted once the computer
     played for the player."""
     anna, bert = (fake_api.add_user(n, language_code="nl", started=True) for n in ("Anna", "Bert"))
@@ -66,7 +66,7 @@ async def test_hand_over_take_back_and_timeout_are_one_line_on_the_table(
 async def test_a_reader_without_telegram_language_reads_the_groups_language(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
-    """Item 5: a user whose Telegram sends no language, in a German group, gets German
+    """A user whose Telegram sends no language, in a German group, gets German
     toasts, a German hand and German reminders (not the bot's default, Dutch)."""
     anna = fake_api.add_user("Anna", language_code=None, started=True)
     group = fake_api.add_group("Klub", members=[anna], admins=[anna])

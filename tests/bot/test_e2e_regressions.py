@@ -56,7 +56,7 @@ async def test_three_klaverjas_at_once_open_one_table_and_answer_everybody(
         == 1
     )
     # A lobby and pointers to it: one per /klaverjas, or fewer when an identical pointer was
-    # still waiting to be sent (one answer the whole group sees; issue 10 merges floods).
+    # still waiting to be sent (one answer the whole group sees; floods are merged floods).
     others = [m for m in fake_api.chat(group).bot_messages if m.message_id != lobbies[0].message_id]
     assert 1 <= len(others) <= 2
     commands = {m.message_id for m in fake_api.chat(group).all_messages if not m.from_bot}

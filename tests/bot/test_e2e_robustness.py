@@ -1,4 +1,4 @@
-"""End-to-end robustness (issue 3): double taps, forged and stale buttons, users who never
+"""End-to-end robustness: double taps, forged and stale buttons, users who never
 started the bot, blocked users, 429s, a group that became a supergroup, restarts."""
 
 from __future__ import annotations

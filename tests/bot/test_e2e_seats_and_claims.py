@@ -1,4 +1,4 @@
-"""Issue 9 items 8 and 9, end to end: a lobby seat change is said, and after a roem claim on
+"""End to end: a lobby seat change is said, and after a roem claim on
 the last trick (``rules.md`` §5.5, preset ``klassiek``) the claimer's hand moves on to the
 next round at once, and a re-tap is refused with the right reason (the next player is bidding
 for trump, not playing)."""

@@ -1,4 +1,4 @@
-"""Issue 9 item 10: stopping the bot (Ctrl-C) while a computer thinks shuts down cleanly.
+"""Stopping the bot (Ctrl-C) while a computer thinks shuts down cleanly.
 
 A terminal's Ctrl-C sends SIGINT to the whole process group, the computer players' worker
 processes included; a worker that died of it broke the pool under the running decision and

@@ -1,5 +1,5 @@
-"""End to end (issue 11): a group game played to the end updates the standings; ``/top`` in the
-group as a picture (issue 13) with its period buttons (a tap sends the other period's picture
+"""End to end: a group game played to the end updates the standings; ``/top`` in the
+group as a picture with its period buttons (a tap sends the other period's picture
 and deletes the tapped one), the text when drawing fails; ``/daily`` in a group with the
 group's board as a picture; ``/stats`` in private and in reply to somebody in a group; the
 standings follow a group that became a supergroup; a rebuild of the statistics gives the same

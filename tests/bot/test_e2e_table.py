@@ -1,4 +1,4 @@
-"""End-to-end: the table's life around the cards (issue 3): a second /klaverjas, /score,
+"""End-to-end: the table's life around the cards: a second /klaverjas, /score,
 /stop with confirmation, handing a seat to a computer, turn timers (also across a restart),
 /language, /help and /rules."""
 
@@ -146,7 +146,7 @@ async def test_turn_timer_reminds_then_the_computer_plays_also_after_a_restart(
 
 def _timeouts(api: FakeBotApi, group: FakeChat) -> int:
     """Table messages (sent or edited) that say the computer acted for a timed-out player
-    (issue 9 item 6: the table's last line, not a message of its own)."""
+    (the table's last line, not a message of its own)."""
     return sum(
         1
         for c in api.calls.filter("sendMessage", "editMessageText", chat_id=group.id)

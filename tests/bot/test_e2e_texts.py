@@ -1,5 +1,5 @@
 """Every input gets an answer in the reader's language, a stopped game crowns nobody, and the
-group's sheet reads at a glance (issue 9, symptoms 3, 4 and 7)."""
+group's sheet reads at a glance (symptoms 3, 4 and 7)."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ async def test_the_group_sheet_has_team_labels_and_a_legend(
         await _play_rounds(bot, anna, group, 1)
         await anna.send(group, "/score")
         await bot.settle()
-        picture = fake_api.last_message(group)  # issue 13: the sheet as a picture first
+        picture = fake_api.last_message(group)  # the sheet as a picture first
         assert picture.photo_bytes and "Boompje" in picture.body
         await (await anna.tap(picture, by_action("sheet:text"))).wait_answered()
         await anna.send(group, "/help")
@@ -214,7 +214,7 @@ async def test_the_group_sheet_has_team_labels_and_a_legend(
 async def test_the_score_switches_between_picture_and_text_as_often_as_tapped(
     fake_api: FakeBotApi, tmp_path: Path
 ) -> None:
-    """Issue 13: picture → text → picture → text, within a minute: every tap answers (a
+    """Picture → text → picture → text, within a minute: every tap answers (a
     switch is never taken for a repeated reply)."""
     anna = fake_api.add_user("Anna", language_code="nl", started=True)
     group = fake_api.add_group("Club", members=[anna], admins=[anna])

@@ -1,4 +1,4 @@
-"""End to end (issue 14): the tip button (💡). A solo game shows it on the turn to play a card
+"""End to end: the tip button (💡). A solo game shows it on the turn to play a card
 and a tap answers, privately and in the player's language, with a legal card and the
 expected round scores; a ranked daily shows none and refuses a forged tip; a group game has it
 only with the lobby's "tips" setting; a tip from somebody not at the table, or from a stale

@@ -1,4 +1,4 @@
-"""Two bot workers on one PostgreSQL (issue 12): the fake Bot API (enforcing Telegram's
+"""Two bot workers on one PostgreSQL: the fake Bot API (enforcing Telegram's
 message limits) delivers the webhook's updates alternately to two ``python -m bot`` processes
 (a load balancer, round-robin), and four people play a game of eight rounds to its end.
 Every tap the bot accepted is in the game's log once, in order, and nothing else is. The same

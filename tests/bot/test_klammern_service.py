@@ -1,4 +1,4 @@
-"""The game service for Klammern (issue 4), without Telegram: "declare all", and the fair
+"""The game service for Klammern, without Telegram: "declare all", and the fair
 contra / re window (``rules.md`` §9.7): computers do not play the card that would close a
 human's window until the human called, said no, or ran out of time."""
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from bot.admin import export
-from bot.computer import ComputerPlayers
 from bot.service import GameService, awaited_seats
 from bot.tables import Table
 from bot.taps import Move
@@ -22,7 +21,7 @@ from engine.klammern import runs
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.settings import Settings
 from storage import open_repository
-from tests.bot.helpers import lobby_payload
+from tests.bot.helpers import lobby_payload, make_service
 
 HUMAN = 1
 SEAT = Seat.SOUTH
@@ -53,8 +52,7 @@ async def _table(
 ) -> AsyncIterator[tuple[GameService, int]]:
 
     repo = await open_repository(tmp_path / "db.sqlite3")
-    computers = ComputerPlayers("random", 0)
-    svc = GameService(repo, computers, default_timeout=turn_time, clock=clock, seeds=lambda: seed)
+    svc = make_service(repo, timeout=turn_time, clock=clock, seeds=lambda: seed)
     await svc.touch_user(HUMAN, "Anna", "nl")
     await svc.user_started(HUMAN)
     out = await svc.open_table(CHAT, "group", "Club", HUMAN, "Anna")
@@ -79,7 +77,7 @@ async def _table(
     try:
         yield svc, gid
     finally:
-        computers.shutdown()
+        svc.computers.shutdown()
         await repo.close()
 
 
@@ -254,7 +252,7 @@ async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
 ) -> None:
 
     repo = await open_repository(tmp_path / "lobby.sqlite3")
-    svc = GameService(repo, ComputerPlayers("random", 0), clock=clock)
+    svc = make_service(repo, timeout=60, clock=clock, seeds=None)
     try:
         await svc.touch_user(HUMAN, "Anna", "nl")
         out = await svc.open_table(CHAT, "group", "Club", HUMAN, "Anna")
@@ -296,10 +294,10 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
     over, the other still gets a running turn timer (else the table could wait forever)."""
     anna, bert = 1, 2
     repo = await open_repository(tmp_path / "db.sqlite3")
-    computers = ComputerPlayers("random", 0)
     now = [1000.0]
-    svc = GameService(repo, computers, default_timeout=30, clock=lambda: now[0], seeds=lambda: 1)
-    svc.scheduler = lambda gid, v, at: None
+    svc = make_service(
+        repo, timeout=30, clock=lambda: now[0], seeds=lambda: 1, scheduler=lambda gid, v, at: None
+    )
     try:
         for uid in (anna, bert):
             await svc.touch_user(uid, f"user{uid}", "nl")
@@ -354,5 +352,5 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
         fired = await svc.timer_fired(gid, after.version)
         assert fired.changed
     finally:
-        computers.shutdown()
+        svc.computers.shutdown()
         await repo.close()

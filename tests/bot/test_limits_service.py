@@ -3,16 +3,14 @@ shared database's sweep), and the caps' refusals."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.computer import ComputerPlayers
 from bot.outcome import Refusal
 from bot.service import GameService, TableLimits
 from storage import GameStatus, Repository, open_repository
-from tests.bot.helpers import lobby_payload
+from tests.bot.helpers import lobby_payload, make_service
 
 
 class Clock:
@@ -30,15 +28,14 @@ async def _no() -> bool:
 @pytest.fixture
 async def service() -> AsyncIterator[tuple[GameService, Clock, list[tuple[int, int, float]]]]:
     repo: Repository = await open_repository(":memory:")
-    seeds = itertools.count(7)
     clock = Clock()
-    svc = GameService(
-        repo, ComputerPlayers("random", 0), default_timeout=0, clock=clock,
-        seeds=lambda: next(seeds),
-    )  # fmt: skip
-    svc.limits = TableLimits(per_creator=1, total=2, lobby_idle=600)
     armed: list[tuple[int, int, float]] = []
-    svc.scheduler = lambda gid, version, at: armed.append((gid, version, at))
+    svc = make_service(
+        repo,
+        clock=clock,
+        scheduler=lambda gid, version, at: armed.append((gid, version, at)),
+        limits=TableLimits(per_creator=1, total=2, lobby_idle=600),
+    )
     for uid in (1, 2, 3):
         await svc.touch_user(uid, f"user{uid}", "nl")
         await svc.user_started(uid)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,6 @@ async def _nothing(*_: int) -> None:
 def _hand(label: str, version: int) -> Content:
     keyboard = [[InlineKeyboardButton(label, callback_data=f"a1.{version}.play:{label}")]]
     return Content(f"Your cards: {label}", InlineKeyboardMarkup(keyboard))
-
-
-@pytest.fixture
-async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
-    async with Bot(fake_api.token, base_url=fake_api.base_url) as bot:
-        yield bot
 
 
 class Tasks:

@@ -4,7 +4,6 @@ count, a restart in between, and the export that keeps calling the seat a comput
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.admin import export_game
-from bot.computer import ComputerPlayers
 from bot.service import GameService
 from bot.tables import Table
 from bot.taps import Move
 from engine.cards import Seat
 from storage import GameStatus, Occupant, Repository, SeatKind, TurnTimer, open_repository
-from tests.bot.helpers import lobby_payload
+from tests.bot.helpers import lobby_payload, make_service
 
 GROUP, OTHER_GROUP = -100, -200
 ANNA, BERT, CAS, DIRK, EVE = 1, 2, 3, 4, 5
@@ -40,17 +38,16 @@ class World:
 
 async def _world(path: str | Path = ":memory:") -> World:
     repo = await open_repository(path)
-    seeds = itertools.count(21)
     now = [1000.0]
-    svc = GameService(
+    scheduled: list[tuple[int, int, float]] = []
+    svc = make_service(
         repo,
-        ComputerPlayers("random", 0),
-        default_timeout=60,
+        timeout=60,
         clock=lambda: now[0],
-        seeds=lambda: next(seeds),
+        seeds=21,
+        scheduler=lambda gid, version, at: scheduled.append((gid, version, at)),
     )
-    world = World(svc, repo, now)
-    svc.scheduler = lambda gid, version, at: world.scheduled.append((gid, version, at))
+    world = World(svc, repo, now, scheduled)
     for uid in (ANNA, BERT, CAS, DIRK, EVE):
         await svc.touch_user(uid, f"user{uid}", "nl")
         await svc.user_started(uid)

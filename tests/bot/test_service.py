@@ -3,20 +3,18 @@ refusal codes, and the stored snapshot equal to a replay of the log (``design.md
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from bot.computer import ComputerPlayers
 from bot.service import GameService, snapshot
 from bot.tables import TableSettings
 from bot.taps import Move
 from engine.record import replay_actions
 from storage import GameStatus, Repository, open_repository
-from tests.bot.helpers import lobby_payload
+from tests.bot.helpers import lobby_payload, make_service
 
 GROUP = -100
 
@@ -32,14 +30,7 @@ async def _yes() -> bool:
 @pytest.fixture
 async def service() -> AsyncIterator[GameService]:
     repo: Repository = await open_repository(":memory:")
-    seeds = itertools.count(7)
-    svc = GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=0,
-        clock=lambda: 1000.0,
-        seeds=lambda: next(seeds),
-    )
+    svc = make_service(repo, clock=lambda: 1000.0)
     try:
         yield svc
     finally:
@@ -177,13 +168,7 @@ async def _group_game(svc: GameService, humans: int) -> int:
 async def test_a_timer_that_fires_after_the_player_acted_does_nothing() -> None:
     now = [1000.0]
     repo = await open_repository(":memory:")
-    svc = GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=60,
-        clock=lambda: now[0],
-        seeds=lambda: 11,
-    )
+    svc = make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 11)
     try:
         gid = await _group_game(svc, 4)
         table = await svc.load(gid)
@@ -204,13 +189,7 @@ async def test_a_timer_that_fires_after_the_player_acted_does_nothing() -> None:
 async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
     now = [1000.0]
     repo = await open_repository(":memory:")
-    svc = GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=60,
-        clock=lambda: now[0],
-        seeds=lambda: 12,
-    )
+    svc = make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 12)
     try:
         gid = await _group_game(svc, 1)
         kinds = []
@@ -240,16 +219,13 @@ async def test_klaverjas_with_a_preset_name_picks_those_rules(service: GameServi
 
 
 async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
-    """Issue 9: the "three timeouts in a row" count is stored with the game; a restart between
+    """The "three timeouts in a row" count is stored with the game; a restart between
     the second and the third timeout still gives the seat to a computer on the third."""
     now = [1000.0]
     db = tmp_path / "bot.sqlite3"
 
     def service(repo: Repository) -> GameService:
-        return GameService(
-            repo, ComputerPlayers("random", 0), default_timeout=60, clock=lambda: now[0],
-            seeds=lambda: 12,
-        )  # fmt: skip
+        return make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 12)
 
     async def time_out(svc: GameService, gid: int) -> list[str]:
         table = await svc.load(gid)

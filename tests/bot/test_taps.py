@@ -1,4 +1,4 @@
-"""Typed taps (issue 9): callback data is decoded once into a closed set of typed taps; one
+"""Typed taps: callback data is decoded once into a closed set of typed taps; one
 encode, one decode, and a round trip that gives back what was encoded (``design.md`` §4)."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_forged_and_foreign_data_is_malformed(data: str) -> None:
 
 @given(st.integers(1, 10**18 - 1), st.integers(1, 10**9 - 1))
 def test_the_tip_button_is_a_hand_tap_with_game_and_version(game_id: int, version: int) -> None:
-    """Issue 14: the 💡 button's data carries the game and the state version it was drawn at
+    """The 💡 button's data carries the game and the state version it was drawn at
     (checked by the service: a stale or foreign tip is refused)."""
     data = encode(Tap(game_id, version, Tip()))
     assert data == f"a{game_id}.{version}.tip"

@@ -1,4 +1,4 @@
-"""Several workers on one database (issue 12), without Telegram: the timer sweep (a due timer
+"""Several workers on one database, without Telegram: the timer sweep (a due timer
 runs once, whichever service sweeps; the reminder first, then the deadline), the watch on a
 computer's turn that a dying worker leaves undone, each worker's share of Telegram's limits,
 and the settings that go with it. The end-to-end test with two real processes is
@@ -7,34 +7,25 @@ and the settings that go with it. The end-to-end test with two real processes is
 from __future__ import annotations
 
 import asyncio
-import itertools
 
 import pytest
 from pydantic import ValidationError
 
 from bot.budget import GROUP, OVERALL, PRIVATE, Limits, shared
-from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.outcome import NoticeKind
 from bot.service import GameService
 from bot.taps import Move
 from storage import Repository, SqliteRepository
+from tests.bot.helpers import make_service
 from tests.bot.test_service import _group_game
 
 TOKEN = "123456789:AAtokenForSettingsTests"
 
 
 def _service(repo: Repository, now: list[float]) -> GameService:
-    seeds = itertools.count(21)
-    svc = GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=60,
-        clock=lambda: now[0],
-        seeds=lambda: next(seeds),
-    )
-    svc.scheduler = repo.arm_timer  # as on a shared database (bot.app)
-    return svc
+    # timers in the database, as on a shared database (bot.app)
+    return make_service(repo, timeout=60, clock=lambda: now[0], seeds=21, scheduler=repo.arm_timer)
 
 
 async def test_two_services_sweeping_run_a_due_timer_once(tmp_path: object) -> None:

@@ -1,4 +1,4 @@
-"""Hypothesis properties of Klammern random play (``rules.md`` §9; issue 4): every round 8 tricks
+"""Hypothesis properties of Klammern random play (``rules.md`` §9): every round 8 tricks
 and 162 card points, only legal actions accepted (cards, declarations, bella, contra, re),
 results consistent with §9.5–9.8, replay equals state, and the small/big point bookkeeping of
 §9.9 with the game ending exactly when a team reaches the target."""

@@ -1,4 +1,4 @@
-"""The observation's derived facts against a fresh computation (issue 14: engine speed).
+"""The observation's derived facts against a fresh computation (engine speed).
 
 The engine keeps one-entry memos and carries sums from one state to the next (the team sums
 add the trick just won; the game's totals and the Klammern tally are carried from round to

@@ -1,5 +1,5 @@
 """Hypothesis properties of the engine over random seeds and random legal play
-(``design.md`` §6; issue 2)."""
+(``design.md`` §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One rules core (issue 14): the engine's §4.5 duties (:func:`engine.rules.legal_mask`) are the
+"""One rules core: the engine's §4.5 duties (:func:`engine.rules.legal_mask`) are the
 source; the players' bit rules (:mod:`engine.ai.bitrules`), the Python solver
 (:mod:`engine.ai._ddpy`) and the C solver (``engine.ai._dd``) are proven against it.
 

@@ -1,6 +1,6 @@
 """Standings and daily boards for the picture tests and the bench, built directly as the
 service's data objects (:class:`~bot.standings.Standing`, :class:`~bot.service.Board`), with
-the hostile names of issue 13."""
+the hostile names."""
 
 from __future__ import annotations
 

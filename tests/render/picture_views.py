@@ -1,6 +1,6 @@
 """Score sheets for the picture tests and the bench, built directly as
 :class:`~bot.render.sheet_view.SheetView` (so a reference picture depends on the renderer
-only, not on how the engine deals), plus the edge cases of issue 13."""
+only, not on how the engine deals), plus the edge cases."""
 
 from __future__ import annotations
 

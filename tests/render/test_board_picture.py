@@ -1,6 +1,6 @@
-"""``/top``'s standings and the daily's board as pictures (issue 13): the same numbers as their
-texts, every language within Telegram's limits, empty, one line and 30 lines, the names of
-issue 13 (64 characters with emoji, right to left, a script the font lacks, HTML) drawn or
+"""``/top``'s standings and the daily's board as pictures: the same numbers as their
+texts, every language within Telegram's limits, empty, one line and 30 lines, hostile names
+(64 characters with emoji, right to left, a script the font lacks, HTML) drawn or
 shortened visibly without overlap or clipping, captions within the caption limit, and two
 reference pictures (compared with the sheet's tolerance; rewrite them with
 ``KLAVERJAS_UPDATE_PICTURES=1 python -m pytest tests/render/test_board_picture.py -k

@@ -1,4 +1,4 @@
-"""bot.i18n: language resolution (issue 3, design.md §5) and in-memory catalogues."""
+"""bot.i18n: language resolution (design.md §5) and in-memory catalogues."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_help_and_command_menu(lang: str) -> None:
             assert not untranslated(description, lang)
     for command in m.COMMANDS:
         assert f"/{command}" in m.help_text(tr)
-    # The tip button is explained (issue 14), in the language's own words.
+    # The tip button is explained, in the language's own words.
     tip_line = next(line for line in m.help_text(tr).splitlines() if "💡" in line)
     assert {"nl": "tips", "de": "Tipps", "fr": "conseils", "en": "tips"}[lang] in tip_line
 

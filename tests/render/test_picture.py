@@ -1,4 +1,4 @@
-"""The score sheet picture (issue 13): the same numbers as the text sheet, every language and
+"""The score sheet picture: the same numbers as the text sheet, every language and
 preset within Telegram's photo limits, the edge cases drawn without overlap or clipping, and
 a few reference pictures.
 

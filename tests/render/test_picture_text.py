@@ -1,4 +1,4 @@
-"""Names of any script on the picture (issue 13): glyph coverage, placeholders for what the
+"""Names of any script on the picture: glyph coverage, placeholders for what the
 shipped font lacks, right-to-left order, Arabic joining, shortening with "…"."""
 
 from __future__ import annotations

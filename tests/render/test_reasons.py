@@ -150,13 +150,13 @@ def test_every_toast_has_a_short_translated_text(lang: str) -> None:
 
 
 def test_a_seat_change_says_from_where_to_where() -> None:
-    """Issue 9 item 8: moving to another free seat is said, not silent."""
+    """Moving to another free seat is said, not silent."""
     text = tap_answer(get_translator("nl"), None, Toast.MOVED, {"seat": 3, "old": 0})
     assert text == "Je zat op Noord, nu zit je op West."
 
 
 def test_not_your_turn_says_whether_the_other_is_bidding_or_playing() -> None:
-    """Issue 9 item 9: a re-tap while the next forehand chooses trump does not say "to play"."""
+    """A re-tap while the next forehand chooses trump does not say "to play"."""
     tr = get_translator("en")
     players = (Player("Anna"), Player("Bert"), Player("Cas"), Player("Dirk"))
     bidding = explain(tr, Reason.NOT_YOUR_TURN, {"to_act": 1, "phase": "bidding"}, players)

@@ -1,4 +1,4 @@
-"""Klammern in every language (issue 4; ``rules.md`` §9): the table with declarations, bella,
+"""Klammern in every language (``rules.md`` §9): the table with declarations, bella,
 contra / re and the small / big points, the hand's Klammern buttons, the sheet and round
 summary, the final result, the event lines, the refusals and the lobby."""
 

@@ -1,4 +1,4 @@
-"""The tip's answer and button (issue 14): in the reader's language, plain, within Telegram's
+"""The tip's answer and button: in the reader's language, plain, within Telegram's
 200 characters of a callback answer."""
 
 from __future__ import annotations

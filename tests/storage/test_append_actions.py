@@ -334,7 +334,7 @@ async def test_a_cancelled_write_leaves_the_repository_consistent(seeded: Reposi
 async def test_seat_timeouts_are_written_with_the_moves_and_cleared_with_the_occupant(
     seeded: Repository,
 ) -> None:
-    """The turn timer's "timeouts in a row" (issue 9) live with the game: counted in the same
+    """The turn timer's "timeouts in a row" live with the game: counted in the same
     write as the computer's move, cleared when someone else takes the seat."""
     game = await _active(seeded)
     version = await seeded.append_actions(

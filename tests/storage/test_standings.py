@@ -1,4 +1,4 @@
-"""Contract: the standings, statistics and daily-deal tables of migration 4 (issue 11) on every
+"""Contract: the standings, statistics and daily-deal tables of migration 4 on every
 backend: daily attempts (one ranked per person and day), the day's board lines, pars stored
 once, hidden boards, game records written once with their ratings, results read by person,
 group and period, ratings that follow a migrated group, the rebuild's clearing, the bot's

@@ -1,4 +1,4 @@
-"""Contract: what several bot workers on one database rely on (issue 12): turn timers armed in
+"""Contract: what several bot workers on one database rely on: turn timers armed in
 the database and claimed by one worker at a time (migration 5), message ids that only move
 forward, and the per-game lock across processes (PostgreSQL's advisory lock)."""
 

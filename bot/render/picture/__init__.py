@@ -1,5 +1,5 @@
 """The score sheet (boompje), ``/top``'s standings and the daily's board as pictures
-(issue 13), drawn with Pillow.
+drawn with Pillow.
 
 One call gives the PNG of a :class:`~bot.render.sheet_view.SheetView`, the same data object
 the text sheet renders (:func:`bot.render.sheet.render_sheet_view`), so the numbers cannot

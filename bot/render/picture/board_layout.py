@@ -1,4 +1,4 @@
-"""The standings of ``/top`` and the daily's board as pictures (issue 13): one table on the
+"""The standings of ``/top`` and the daily's board as pictures: one table on the
 sheet's paper, with its fonts, shortening and records (:mod:`.layout`, :mod:`.text`).
 
 Both are pure functions of the data objects the text renders (:mod:`bot.render.standings`:

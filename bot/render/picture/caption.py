@@ -1,6 +1,6 @@
 """The caption under the sheet picture, and the button that switches picture and text.
 
-The caption carries the essential result as text (issue 13), so the message reads without
+The caption carries the essential result as text, so the message reads without
 the picture and a notification says what happened: the game's end with the winner and the
 totals (:func:`bot.render.messages.game_over`), a stopped game with the score at that moment
 and no winner, or, during the game, how far it is and the score. HTML for

@@ -31,7 +31,7 @@ from bot.render.sheet_view import Cell, Mark, SheetLine, SheetView, Status
 from engine.cards import Seat, Suit, Team
 
 WIDTH = 1000
-"""The picture's width in pixels (readable on a phone, issue 13)."""
+"""The picture's width in pixels (readable on a phone)."""
 MARGIN = 32
 ROW = 46
 """Height of one round's row."""

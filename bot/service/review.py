@@ -1,0 +1,143 @@
+"""The review of a player's finished game (:mod:`engine.ai.review`): ``/review`` and the
+"🔍 review" button.
+
+A review changes nothing. It is asked for a finished game by one of its players (the seat they
+held at the end, else the seat they had handed to a computer); the decisions are found on the
+event loop (a replay: milliseconds), then every decision is judged in the computer pool at the
+lowest priority (:data:`bot.computer.REVIEW`), one decision a piece, so a computer's move or a
+tip waits for at most one piece; the hindsight numbers of the shown decisions are one more
+piece. Judging depends only on the positions and the seeds the tip would have had there
+(:func:`bot.service.play.computer_seed`), so the last :data:`REVIEW_CACHE` reviews are kept
+by game and seat: asking again (or while it is being worked out) asks the pool nothing new.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from asyncio import Future
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.outcome import Outcome, Refusal, refused
+from bot.render.common import Player
+from bot.service.core import ServiceCore
+from bot.service.play import computer_seed
+from bot.tables import Table
+from engine.ai.review import Judgement, Review, hindsight_of, judge, points, summarize
+from engine.ai.strong import StrongPlayer
+from engine.cards import Seat
+from storage import GameStatus
+
+REVIEW_CACHE = 64
+"""Reviews kept (and reviews being worked out), by ``(game, seat)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewAsk:
+    """What :meth:`ReviewOps.ask_review` found.
+
+    Attributes:
+        outcome: the refusal (``ok`` when the review is coming).
+        review: the review being worked out (None when refused): await it.
+        title: the game's name for the review's title (plain).
+        players: the game's players, by seat.
+    """
+
+    outcome: Outcome
+    review: Future[Review] | None = None
+    title: str = ""
+    players: tuple[Player, ...] = ()
+
+
+class ReviewOps(ServiceCore):
+    """The review (see the module docstring and :class:`bot.service.GameService`).
+
+    ``review_player``: the strong player that judges (None: the tip's,
+    :func:`engine.ai.tip.tip_player`, so the numbers are the tip's); tests give a quicker one.
+    """
+
+    review_player: StrongPlayer | None = None
+
+    async def last_finished_game(self, user_id: int) -> int | None:
+        """The user's last finished game (the newest where they held a seat at the end), or
+        None."""
+        games = await self.repo.games_of_user(user_id, (GameStatus.FINISHED,))
+        return max((g.game_id for g in games), default=None)
+
+    async def ask_review(self, game_id: int, user_id: int) -> ReviewAsk:
+        """The review of ``user_id``'s play in game ``game_id``.
+
+        Refusals (nothing changes): ``GAME_NOT_FOUND``, ``REVIEW_NOT_YET`` (the game is not
+        finished: running, or stopped), ``NOT_IN_GAME`` (the user never played in it).
+        """
+        table = await self.load(game_id)
+        if table is None or table.state is None:
+            return ReviewAsk(refused(Refusal.GAME_NOT_FOUND))
+        if table.row.status is not GameStatus.FINISHED or not table.state.is_over:
+            return ReviewAsk(refused(Refusal.REVIEW_NOT_YET, game_id))
+        seat = _seat_of(table, user_id)
+        if seat is None:
+            return ReviewAsk(refused(Refusal.NOT_IN_GAME, game_id))
+        title = (await self.view_of(table)).title
+        task = self._review_task(table, seat)
+        return ReviewAsk(Outcome(game_id=game_id), task, title, tuple(table.players()))
+
+    def _review_task(self, table: Table, seat: Seat) -> Future[Review]:
+        """The review of ``seat`` in ``table``'s game: the one already asked for, unless it
+        failed, else a new one (at most :data:`REVIEW_CACHE` kept)."""
+        tasks: OrderedDict[tuple[int, int], Future[Review]] = self.__dict__.setdefault(
+            "_review_tasks", OrderedDict()
+        )
+        key = (table.game_id, int(seat))
+        task = tasks.get(key)
+        if task is not None and not (
+            task.done() and (task.cancelled() or task.exception() is not None)
+        ):
+            tasks.move_to_end(key)
+            return task
+        task = asyncio.ensure_future(self._work_out(table, seat))
+        tasks.pop(key, None)
+        tasks[key] = task
+        while len(tasks) > REVIEW_CACHE:
+            tasks.popitem(last=False)
+        return task
+
+    async def _work_out(self, table: Table, seat: Seat) -> Review:
+        """The review, judged piece by piece in the pool (module docstring).
+
+        Raises:
+            concurrent.futures.BrokenExecutor: the pool broke or is stopping.
+        """
+        state = table.state
+        assert state is not None
+        seed = table.row.seed
+        where = ("review", table.game_id)
+        run = self.computers.review_work
+        player = self.review_player
+        found = points(state, seat)
+        judged: Sequence[Judgement | None] = await asyncio.gather(
+            *(run(judge, p, computer_seed(seed, p.index), player, table=where) for p in found)
+        )
+        review = summarize(
+            seat, state.settings.variant, [j for j in judged if j is not None], len(state.rounds)
+        )
+        actions = tuple(a.notation() for a in state.log)
+        hind: Review = await run(
+            hindsight_of, state.settings, state.seed, actions, review, table=where
+        )
+        return hind
+
+
+def _seat_of(table: Table, user_id: int) -> Seat | None:
+    """The seat ``user_id`` held at the end, else the one they had handed over."""
+    seat = table.seat_of(user_id)
+    if seat is not None:
+        return seat
+    for i, s in enumerate(table.row.seats):
+        if s.former_user_id == user_id:
+            return Seat(i)
+    return None
+
+
+__all__ = ["REVIEW_CACHE", "ReviewAsk", "ReviewOps"]
