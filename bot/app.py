@@ -34,6 +34,7 @@ from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
 from bot.daily import DailyConfig
 from bot.driver import TableDriver
+from bot.handlers.alerts import cmd_notify
 from bot.handlers.buttons import on_button
 from bot.handlers.commands import (
     cmd_help,
@@ -175,6 +176,7 @@ def build_application(
             config.max_open_tables,
             config.lobby_idle_minutes * 60,
         )
+        service.rematch_wait = config.rematch_confirm_seconds
         if repo.shared:
             await learn_migrations(app.bot_data["app"])
         service.daily_config = _daily_config(config)
@@ -214,6 +216,7 @@ def add_handlers(app: KlaverjasApp) -> None:
     app.add_handler(CommandHandler("stats", cmd_stats))
     app.add_handler(CommandHandler("forgetme", cmd_forgetme))
     app.add_handler(CommandHandler("review", cmd_review))
+    app.add_handler(CommandHandler("notify", cmd_notify))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
     app.add_handler(MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, on_new_members))

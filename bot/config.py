@@ -116,6 +116,9 @@ class BotConfig(DatabaseSettings):
             private, dailies included), 1 to 100000; ``/klaverjas`` beyond it is refused.
         lobby_idle_minutes: ``LOBBY_IDLE_MINUTES``: a lobby nobody changed for this long
             closes itself and the group is told, 0.01 to 10080 (a week).
+        rematch_confirm_seconds: ``REMATCH_CONFIRM_SECONDS``: after a finished game's
+            "again", the seconds its players have to tap "I'm in" on the new table; the seats
+            not confirmed then go to computer players, 0.1 to 3600.
     """
 
     telegram_bot_token: SecretStr
@@ -139,6 +142,7 @@ class BotConfig(DatabaseSettings):
     max_tables_per_player: int = Field(default=3, ge=1, le=100)
     max_open_tables: int = Field(default=500, ge=1, le=100_000)
     lobby_idle_minutes: float = Field(default=30.0, ge=0.01, le=10_080)
+    rematch_confirm_seconds: float = Field(default=60.0, ge=0.1, le=3600)
 
     @field_validator("webhook_url")
     @classmethod

@@ -67,6 +67,14 @@ class Refusal(StrEnum):
     """The group became a supergroup: this came from its old id."""
     REVIEW_NOT_YET = "review_not_yet"
     """A review is only of a game played to the end (not of one running or stopped)."""
+    REMATCH_PLAYERS_ONLY = "rematch_players_only"
+    """Only a player of the finished game or a group admin may start its rematch."""
+    REMATCH_TOO_LATE = "rematch_too_late"
+    """The chat had a newer table since the finished game: no rematch of it any more."""
+    REMATCH_SAME_RULES = "rematch_same_rules"
+    """A rematch lobby keeps the finished game's rules (its settings do not change)."""
+    REMATCH_WAITING = "rematch_waiting"
+    """A rematch starts by itself once its players confirmed (or their time ran out)."""
 
 
 class Toast(StrEnum):
@@ -77,6 +85,14 @@ class Toast(StrEnum):
     LEFT = "left"
     ALREADY_SEATED = "already_seated"
     RECLAIMED = "reclaimed"
+    REMATCH_OPENED = "rematch_opened"
+    """A rematch's lobby was opened (bot.service.rematch)."""
+    REMATCH_EXISTS = "rematch_exists"
+    """The rematch of this game was opened already (a second tap)."""
+    REMATCH_READY = "rematch_ready"
+    """A player confirmed their seat in a rematch."""
+    REMATCH_ALREADY_READY = "rematch_already_ready"
+    """A player confirmed their seat a second time."""
 
 
 class NoticeKind(StrEnum):

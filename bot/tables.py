@@ -24,6 +24,63 @@ TARGET_CHOICES = (3, 5)
 
 
 @dataclass(frozen=True, slots=True)
+class Session:
+    """A table opened by the "again" button of a finished group game (a rematch): the games
+    chained so are one session, whose boompjes add up (:mod:`bot.service.rematch`).
+
+    Attributes:
+        previous: the game this one is the rematch of.
+        games: finished games of the session before this one (1 for the first rematch).
+        ns: North–South's total over those games (Klaverjassen points, Klammern big points:
+            :meth:`engine.game.GameState.totals`).
+        ew: East–West's total over those games.
+        pending: lobby seats (0–3) whose player has not confirmed yet; empty once all did.
+        wait_until: UTC epoch seconds at which unconfirmed seats go to computer players.
+    """
+
+    previous: int
+    games: int
+    ns: int
+    ew: int
+    pending: tuple[int, ...] = ()
+    wait_until: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object stored in the table settings."""
+        return {
+            "previous": self.previous,
+            "games": self.games,
+            "ns": self.ns,
+            "ew": self.ew,
+            "pending": list(self.pending),
+            "wait_until": self.wait_until,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Session:
+        """Parse :meth:`to_dict`'s object.
+
+        Raises:
+            ValueError: for anything :meth:`to_dict` does not write.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("bad session")  # noqa: TRY004
+        ints = [data.get(k) for k in ("previous", "games", "ns", "ew")]
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in ints):
+            raise ValueError("bad session")
+        pending = data.get("pending", [])
+        if not isinstance(pending, list) or any(
+            isinstance(v, bool) or v not in (0, 1, 2, 3) for v in pending
+        ):
+            raise ValueError("bad session pending")
+        wait = data.get("wait_until", 0.0)
+        if isinstance(wait, bool) or not isinstance(wait, int | float):
+            raise ValueError("bad session wait")  # noqa: TRY004
+        previous, games, ns, ew = (int(v) for v in ints if isinstance(v, int))
+        return cls(previous, games, ns, ew, tuple(sorted(set(pending))), float(wait))
+
+
+@dataclass(frozen=True, slots=True)
 class TableSettings:
     """What a table was set up with.
 
@@ -40,15 +97,18 @@ class TableSettings:
     turn_timeout: int
     daily: str | None = None
     tips: bool = False
+    session: Session | None = None
 
     def to_json(self) -> str:
-        """JSON text for storage (``daily`` and ``tips`` only when set: other games' JSON is
-        as before)."""
+        """JSON text for storage (``daily``, ``tips`` and ``session`` only when set: other
+        games' JSON is as before)."""
         data: dict[str, Any] = {"rules": self.rules.to_dict(), "turn_timeout": self.turn_timeout}
         if self.daily is not None:
             data["daily"] = self.daily
         if self.tips:
             data["tips"] = True
+        if self.session is not None:
+            data["session"] = self.session.to_dict()
         return json.dumps(data)
 
     @classmethod
@@ -71,7 +131,9 @@ class TableSettings:
         tips = data.get("tips", False)
         if not isinstance(tips, bool):
             raise ValueError("bad tips")  # noqa: TRY004
-        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily, tips)
+        raw = data.get("session")
+        session = Session.from_dict(raw) if raw is not None else None
+        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily, tips, session)
 
     def export(self) -> dict[str, Any]:
         """The flat settings object of the admin export (``tips`` only when on, as in

@@ -9,7 +9,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
 * scope ``l``: the lobby message (:data:`LobbyPayload`), ``a``: a player's private hand
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
   a ``/score`` answer (:class:`ShowSheet`), ``r``: a finished game's final sheet or daily
-  result (:class:`ReviewPlay`);
+  result (:class:`ReviewPlay`), ``m``: a rematch (:data:`RematchPayload`: the final sheet's
+  "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔 (:class:`WantAlerts`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
@@ -18,7 +19,8 @@ Language buttons carry no game: ``g.<target>.<code>`` (``g.c.nl``: the chat, ``g
 user); nor do the daily's and the standings' buttons: ``d.<action>``
 (:class:`DailyTap`: ``d.again``, ``d.hide``, ``d.show``) and ``t.<period>``
 (:class:`TopPeriod`: ``t.month``, ``t.all``); nor do ``/forgetme``'s (:class:`ForgetMe`:
-``f.yes``, ``f.no``). Deep links (``t.me/<bot>?start=<payload>``) are
+``f.yes``, ``f.no``); nor does the 🔕 under a "a fourth wanted" message
+(:class:`AlertsOff`: ``o.<group id>``). Deep links (``t.me/<bot>?start=<payload>``) are
 :class:`DeepLink`.
 """
 
@@ -154,9 +156,29 @@ class ReviewPlay:
     (:mod:`engine.ai.review`), in their private chat."""
 
 
+@dataclass(frozen=True, slots=True)
+class Again:
+    """The "again" button of a finished group game's final message: open a rematch, the same
+    players in the same seats with the same rules (:mod:`bot.service.rematch`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A player's "I'm in" on a rematch lobby: confirms the seat kept for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class WantAlerts:
+    """The lobby's 🔔: the tapper wants (or no longer wants) a private message when a table in
+    this group needs a player (``/notify``; :mod:`bot.service.alerts`)."""
+
+
 LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
-Payload = LobbyPayload | HandPayload | ConfirmStop | ShowSheet | ReviewPlay
+RematchPayload = Again | Ready
+Payload = (
+    LobbyPayload | HandPayload | ConfirmStop | ShowSheet | ReviewPlay | RematchPayload | WantAlerts
+)
 
 
 class Target(StrEnum):
@@ -222,7 +244,15 @@ class ForgetMe:
     answer: ForgetAnswer
 
 
-GlobalTap = PickLanguage | DailyTap | TopPeriod | ForgetMe
+@dataclass(frozen=True, slots=True)
+class AlertsOff:
+    """The 🔕 under a "a fourth wanted" private message: no more of these from the group
+    ``chat_id`` (valid only in the tapper's own private chat)."""
+
+    chat_id: int
+
+
+GlobalTap = PickLanguage | DailyTap | TopPeriod | ForgetMe | AlertsOff
 """The taps that carry no game."""
 
 
@@ -255,6 +285,9 @@ _FIXED: dict[str, Payload] = {
     "sheet:text": ShowSheet(False),
     "tip": Tip(),
     "review": ReviewPlay(),
+    "again": Again(),
+    "ready": Ready(),
+    "alerts": WantAlerts(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -276,7 +309,12 @@ def token(payload: Payload) -> str:
 
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
-    a ``/score`` answer, ``r`` a finished game's review button."""
+    a ``/score`` answer, ``r`` a finished game's review button, ``m`` a rematch, ``n`` the
+    lobby's 🔔."""
+    if isinstance(payload, Again | Ready):
+        return "m"
+    if isinstance(payload, WantAlerts):
+        return "n"
     if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
@@ -326,9 +364,10 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasvr])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvrmn])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
+_ALERTS_OFF = re.compile(r"^o\.(-[1-9]\d{0,17})$")
 
 
 def encode(tap: Tap | GlobalTap) -> str:
@@ -349,6 +388,11 @@ def encode(tap: Tap | GlobalTap) -> str:
         return f"t.{tap.period.value}"
     if isinstance(tap, ForgetMe):
         return f"f.{tap.answer.value}"
+    if isinstance(tap, AlertsOff):
+        data = f"o.{tap.chat_id}"
+        if not _ALERTS_OFF.match(data):
+            raise ValueError(f"cannot encode callback {data!r}")
+        return data
     data = f"{scope(tap.payload)}{tap.game_id}.{tap.version}.{token(tap.payload)}"
     if not _GAME.match(data) or len(data) > MAX_BYTES:
         raise ValueError(f"cannot encode callback {data!r}")
@@ -369,6 +413,9 @@ def decode(data: str | None) -> Tap | GlobalTap:
     m = _LANG.match(data)
     if m:
         return PickLanguage(Target(m[1]), m[2])
+    m = _ALERTS_OFF.match(data)
+    if m:
+        return AlertsOff(int(m[1]))
     m = _GLOBAL.match(data)
     if m:
         try:

@@ -7,7 +7,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.outbox import Content
 from bot.render.common import Keyboard, Rendered
-from bot.taps import DailyTap, ForgetMe, PickLanguage, Tap, TopPeriod, encode
+from bot.taps import AlertsOff, DailyTap, ForgetMe, PickLanguage, Tap, TopPeriod, encode
 
 
 def markup(keyboard: Keyboard, game_id: int = 0, version: int = 0) -> InlineKeyboardMarkup | None:
@@ -25,7 +25,7 @@ def markup(keyboard: Keyboard, game_id: int = 0, version: int = 0) -> InlineKeyb
         for b in row:
             if b.url:
                 out.append(InlineKeyboardButton(b.label, url=b.url))
-            elif isinstance(b.action, PickLanguage | DailyTap | TopPeriod | ForgetMe):
+            elif isinstance(b.action, PickLanguage | DailyTap | TopPeriod | ForgetMe | AlertsOff):
                 out.append(InlineKeyboardButton(b.label, callback_data=encode(b.action)))
             elif b.action is not None:
                 data = encode(Tap(game_id, version, b.action))

@@ -315,6 +315,30 @@ _CHAT_MIGRATIONS = Migration(
     ),
 )
 
+_TABLE_ALERTS = Migration(
+    9,
+    "a fourth wanted",
+    (
+        # Who wants a private message when a table in the group needs a player (``/notify``),
+        # and when each person was last sent one (at most one an hour).
+        """
+        CREATE TABLE table_alerts (
+            chat_id     INTEGER NOT NULL
+                        REFERENCES chats (chat_id) ON UPDATE CASCADE ON DELETE CASCADE,
+            user_id     INTEGER NOT NULL,
+            created_at  REAL    NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )
+        """,
+        """
+        CREATE TABLE alert_sends (
+            user_id  INTEGER PRIMARY KEY,
+            sent_at  REAL    NOT NULL
+        )
+        """,
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
@@ -324,6 +348,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _TRUST,
     _SURFACE_CLAIMS,
     _CHAT_MIGRATIONS,
+    _TABLE_ALERTS,
 )
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 

@@ -279,6 +279,30 @@ _CHAT_MIGRATIONS = Migration(
     ),
 )
 
+_TABLE_ALERTS = Migration(
+    9,
+    "a fourth wanted",
+    (
+        # Who wants a private message when a table in the group needs a player (``/notify``),
+        # and when each person was last sent one (at most one an hour).
+        """
+        CREATE TABLE table_alerts (
+            chat_id     BIGINT  NOT NULL
+                        REFERENCES chats (chat_id) ON UPDATE CASCADE ON DELETE CASCADE,
+            user_id     BIGINT  NOT NULL,
+            created_at  DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (chat_id, user_id)
+        )
+        """,
+        """
+        CREATE TABLE alert_sends (
+            user_id  BIGINT  PRIMARY KEY,
+            sent_at  DOUBLE PRECISION NOT NULL
+        )
+        """,
+    ),
+)
+
 PG_MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
@@ -288,6 +312,7 @@ PG_MIGRATIONS: tuple[Migration, ...] = (
     _TRUST,
     _SURFACE_CLAIMS,
     _CHAT_MIGRATIONS,
+    _TABLE_ALERTS,
 )
 """Every PostgreSQL migration, in order: same numbers and names as ``MIGRATIONS``."""
 

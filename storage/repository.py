@@ -400,6 +400,21 @@ class Repository(Protocol):
     async def handed_round(self, game_id: int, seat: int) -> int | None:
         """The round in which ``seat`` last went to a computer, if recorded."""
 
+    # -- a fourth wanted (migration 9) ------------------------------------------------------
+
+    async def set_table_alert(self, chat_id: int, user_id: int, on: bool, *, now: float) -> bool:
+        """``user_id`` wants (``on``) or no longer wants a private message when a table in the
+        group ``chat_id`` needs a player; True when that changed something. The rows follow a
+        group that became a supergroup and go with a forgotten person."""
+
+    async def table_alert_users(self, chat_id: int) -> list[int]:
+        """The users who want to hear of a table in ``chat_id`` that needs a player, by id."""
+
+    async def claim_alert_send(self, user_id: int, *, now: float, every: float) -> bool:
+        """Claim the right to send ``user_id`` one such message now: True (and ``now`` is
+        stored) when none was claimed in the last ``every`` seconds, else False. Atomic: of
+        several workers claiming at once, one wins."""
+
     async def create_daily_game(
         self,
         user_id: int,

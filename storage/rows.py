@@ -368,7 +368,8 @@ class RowCounts:
         seats: seat rows (four per game).
         actions: action-log entries of all games together.
         bot_state, player_prefs, daily_games, daily_pars, stats_games, player_results,
-            ratings, chat_migrations: rows of the tables beside the games (in the order of
+            ratings, chat_migrations, table_alerts, alert_sends: rows of the tables beside
+            the games (in the order of
             :data:`storage.stats_rows.EXTRA_TABLES`).
     """
 
@@ -385,6 +386,8 @@ class RowCounts:
     player_results: int = 0
     ratings: int = 0
     chat_migrations: int = 0
+    table_alerts: int = 0
+    alert_sends: int = 0
 
     @property
     def is_empty(self) -> bool:

@@ -532,6 +532,12 @@ async def migrate_chat(
             (new_chat_id, old_chat_id, new_chat_id),
         )
         await db.run("DELETE FROM ratings WHERE chat_id = ?", (old_chat_id,))
+        await db.run(  # and so do the wishes to hear of a table that needs a player
+            "UPDATE table_alerts SET chat_id = ? WHERE chat_id = ? AND user_id NOT IN "
+            "(SELECT user_id FROM table_alerts WHERE chat_id = ?)",
+            (new_chat_id, old_chat_id, new_chat_id),
+        )
+        await db.run("DELETE FROM table_alerts WHERE chat_id = ?", (old_chat_id,))
         await db.run(
             "UPDATE chats SET language = COALESCE(language, ?), "
             "table_defaults = COALESCE(table_defaults, ?), updated_at = ? WHERE chat_id = ?",

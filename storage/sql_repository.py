@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from storage import sql_games as games
+from storage.alerts_sql import AlertStore
 from storage.errors import ChatMoved, NotFound
 from storage.imports import CHAT_COLUMNS, USER_COLUMNS, chat_row, plan_import, user_row
 from storage.row_cache import RowCache
@@ -40,7 +41,7 @@ from storage.sql import Db, Dialect, Params, placeholders
 from storage.sql_games import IN_OPEN, OPEN
 from storage.sql_rows import chat_from, user_from
 from storage.stats_rows import EXTRA_TABLES, DailyEntry
-from storage.stats_sql import StatsDb, StatsStore, add_daily
+from storage.stats_sql import StatsDb, add_daily
 
 
 def upsert_sql(
@@ -95,7 +96,7 @@ CHAT_UPSERT = (
 )
 
 
-class SqlRepository(StatsStore):
+class SqlRepository(AlertStore):
     """:class:`~storage.repository.Repository` over a dialect; create with the backend's
     ``open`` (:meth:`storage.SqliteRepository.open`, :meth:`storage.PostgresRepository.open`).
     All methods are documented on the protocol (the standings' in :mod:`storage.stats_sql`)."""

@@ -234,6 +234,8 @@ EXTRA_TABLES: dict[str, tuple[tuple[str, type], ...]] = {
         ("seq", int),
         ("migrated_at", float),
     ),
+    "table_alerts": (("chat_id", int), ("user_id", int), ("created_at", float)),
+    "alert_sends": (("user_id", int), ("sent_at", float)),
 }
 """The tables of migration 4 with their columns and Python types, in the order a copy imports
 them (after users, chats and games: their foreign keys point there)."""
@@ -247,6 +249,8 @@ EXTRA_KEYS: dict[str, tuple[str, ...]] = {
     "player_results": ("game_id", "user_id"),
     "ratings": ("chat_id", "user_id"),
     "chat_migrations": ("old_chat_id",),
+    "table_alerts": ("chat_id", "user_id"),
+    "alert_sends": ("user_id",),
 }
 """Each table's primary key (rows are read in its order, imports overwrite by it)."""
 

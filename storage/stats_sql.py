@@ -392,7 +392,14 @@ class StatsStore:
                     "WHERE hand_chat_id = ?",
                     (user_id,),
                 )
-                for table in ("player_results", "ratings", "player_prefs", "daily_games"):
+                for table in (
+                    "player_results",
+                    "ratings",
+                    "player_prefs",
+                    "daily_games",
+                    "table_alerts",
+                    "alert_sends",
+                ):
                     changed += await db.run(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
                 changed += await db.run("DELETE FROM users WHERE user_id = ?", (user_id,))
         finally:

@@ -15,8 +15,10 @@ from telegram import Message, Update
 from telegram.error import TelegramError
 
 from bot.context import Context, translator_for
+from bot.handlers.alerts import on_alerts_off, on_bell
 from bot.handlers.common import is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
+from bot.handlers.rematch import on_rematch_button
 from bot.handlers.review import on_review_button
 from bot.handlers.standings import on_standings_button
 from bot.i18n import LANGUAGES, Translator, get_translator
@@ -28,6 +30,8 @@ from bot.render.reasons import ALERT_LIMIT, tap_answer
 from bot.render.tip import tip_text
 from bot.tables import Table
 from bot.taps import (
+    Again,
+    AlertsOff,
     Cancel,
     ComputerSeat,
     ConfirmStop,
@@ -41,6 +45,7 @@ from bot.taps import (
     NextSetting,
     Payload,
     PickLanguage,
+    Ready,
     Reclaim,
     ReviewPlay,
     ShowSheet,
@@ -50,6 +55,7 @@ from bot.taps import (
     Target,
     Tip,
     TopPeriod,
+    WantAlerts,
     decode,
     scope,
 )
@@ -75,6 +81,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(tap, ForgetMe):  # /forgetme's question
         await on_forget_button(update, context, tap, tr)
         return
+    if isinstance(tap, AlertsOff):  # "a fourth wanted": no more (bot.handlers.alerts)
+        await on_alerts_off(update, context, tap, tr)
+        return
     if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons
         await on_standings_button(update, context, tap, tr)
         return
@@ -85,6 +94,12 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(payload, ConfirmStop):
         await _stop(update, context, tap, payload, tr)
+        return
+    if isinstance(payload, Again | Ready):  # a rematch (bot.handlers.rematch)
+        await on_rematch_button(update, context, tap, payload, table, tr)
+        return
+    if isinstance(payload, WantAlerts):  # the lobby's 🔔 (bot.handlers.alerts)
+        await on_bell(update, context, table, tr)
         return
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
         await _handover_prompt(update, context, tap, payload, tr)
@@ -176,7 +191,7 @@ async def _dispatch(
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay():
+        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

@@ -14,6 +14,7 @@ from telegram import Chat, ChatMemberRestricted, Message, Update
 from telegram.constants import ChatType
 
 from bot.context import Context, translator_for
+from bot.handlers.alerts import announce_lobby
 from bot.handlers.common import is_admin_check, remember_user, reply, sender, thread_of
 from bot.handlers.standings import start_daily
 from bot.i18n import Translator
@@ -66,6 +67,8 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
     if chat.type == ChatType.PRIVATE:
         reply(update, context, messages.solo_started(tr), quote=False)
     await data.driver.submit(out)
+    if out.lobby and out.game_id is not None:  # a fourth wanted (bot.handlers.alerts)
+        context.application.create_task(announce_lobby(data, context.bot, out.game_id))
 
 
 def _message_link(chat_id: int, message_id: int | None) -> str | None:

@@ -27,14 +27,17 @@ from bot.outcome import Outcome
 from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
 from bot.presenter.hands import HandsOps
 from bot.render import messages
+from bot.render.alerts import with_bell
 from bot.render.common import Rendered, esc
 from bot.render.lobby import Lobby, render_lobby
 from bot.render.picture import render_sheet_png, sheet_caption, switch_button
+from bot.render.rematch import final_keyboard, rematch_lobby, session_line
 from bot.render.review import with_review_button
 from bot.render.sheet import render_sheet, round_summary
 from bot.render.sheet_view import SheetView, sheet_view_of
 from bot.render.table import last_trick_html, passed_trick_html, render_table
 from bot.service import TableView, awaited_seats
+from bot.service.rematch import waiting_seats
 from bot.tables import Table
 from bot.taps import DeepLink
 from bot.telegram_io import content, markup
@@ -126,9 +129,17 @@ class Presenter(HandsOps):
             view.name(table.row.creator_id),
             table.settings.tips,
         )
-        rendered = render_lobby(
-            lobby, tr, private_chat_url=self.deep_link(DeepLink("h", view.link))
-        )
+        url = self.deep_link(DeepLink("h", view.link))
+        rendered = render_lobby(lobby, tr, private_chat_url=url)
+        session = table.settings.session
+        if session is not None:  # a rematch (bot.service.rematch)
+            left = max(0, round(session.wait_until - self.source.clock()))
+            waiting = waiting_seats(table)
+            rendered = rematch_lobby(
+                tr, lobby, table.players(), session, waiting, left, private_chat_url=url
+            )
+        if not table.is_private:  # a fourth wanted: the 🔔 (bot.handlers.alerts)
+            rendered = with_bell(rendered, tr)
         shown = content(rendered, table.game_id, table.version)
         self._show_table_content(table, shown, lobby=True)
 
@@ -262,11 +273,22 @@ class Presenter(HandsOps):
             return
         players = table.players()
         over = messages.game_over(tr, state.totals(), players, klammern=state.is_klammern)
-        text = over + "\n\n" + self.score(table, tr, self._solo_viewer(table))
+        # A rematch's running total of the session, and the "again" button (group games).
+        session = table.settings.session
+        extra = ""
+        if session is not None:
+            extra = "\n" + session_line(tr, session, state.totals(), players)
+        again = None
+        if not table.is_private:
+            again = markup(final_keyboard(tr), table.game_id, table.version)
+        text = over + extra + "\n\n" + self.score(table, tr, self._solo_viewer(table))
         sheet = sheet_view_of(state, players, viewer=self._solo_viewer(table))
         png = await self._picture(sheet, tr)
-        last = Content(sheet_caption(sheet, tr, game_end=True), photo=png, alt=text)
-        shown = with_review_button(last if png is not None else Content(text), tr, table.game_id)
+        caption = sheet_caption(sheet, tr, game_end=True) + extra
+        last = Content(caption, again, photo=png, alt=text)
+        shown = with_review_button(
+            last if png is not None else Content(text, again), tr, table.game_id
+        )
         self._show_table_content(table, shown, fresh=True, final=True, keep_old=keep_old)
         self._close_hands(view, messages.game_finished_notice)
 

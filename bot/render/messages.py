@@ -52,6 +52,7 @@ COMMANDS: tuple[str, ...] = (
     "stop",
     "language",
     "rules",
+    "notify",
     "help",
     "forgetme",
 )
@@ -71,6 +72,7 @@ def command_descriptions(tr: Translator) -> tuple[tuple[str, str], ...]:
         ("stop", tr.gettext("Stop the game")),
         ("language", tr.gettext("Choose the language")),
         ("rules", tr.gettext("The rules of this table")),
+        ("notify", tr.gettext("Tell me in private when a table here needs a player")),
         ("help", tr.gettext("How this bot works")),
         ("forgetme", tr.gettext("Delete your name and id from my records (in private)")),
     )

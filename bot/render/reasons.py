@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.outcome import Refusal, Toast
-from bot.render import messages
+from bot.render import messages, rematch
 from bot.render.bids import declaration_label
 from bot.render.cards import card_label, suit_label
 from bot.render.common import Player, player_name, shorten
@@ -330,6 +330,8 @@ def _toast(tr: Translator, toast: Toast, d: Mapping[str, Any]) -> str:
         return messages.ack_left(tr)
     if toast is Toast.ALREADY_SEATED:
         return refusal_text(tr, Refusal.ALREADY_SEATED)
+    if toast in rematch.TOASTS:
+        return rematch.toast_text(tr, toast)
     return messages.ack_reclaimed(tr)
 
 
@@ -394,5 +396,6 @@ def refusal_text(tr: Translator, refusal: Refusal) -> str:
             "This group became a supergroup: please use the table and commands there."
         ),
         Refusal.REVIEW_NOT_YET: tr.gettext("A review is only of a game played to the end."),
+        **rematch.refusal_texts(tr),
     }
     return shorten(texts[refusal], ALERT_LIMIT)

@@ -14,15 +14,19 @@ One module per concern, each building on the previous:
 * :mod:`~bot.service.stats`: recording ended games, statistics and standings;
 * :mod:`~bot.service.daily`: the daily deal, its par and its boards;
 * :mod:`~bot.service.tips`: the tip button;
-* :mod:`~bot.service.review`: the review of a player's finished game.
+* :mod:`~bot.service.review`: the review of a player's finished game;
+* :mod:`~bot.service.rematch`: a finished group game's "again", the session's totals;
+* :mod:`~bot.service.alerts`: a fourth wanted (who hears of a table that needs a player).
 """
 
 from __future__ import annotations
 
+from bot.service.alerts import AlertOps
 from bot.service.core import REMINDER_LEAD, ServiceCore, active_seats, awaited_seats, snapshot
 from bot.service.daily import Board, DailyOps, DailyStart, DailyStartKind, DailySummary, NamedLine
 from bot.service.lobby import IsAdmin, LobbyOps, TableLimits, next_setting
 from bot.service.people import PeopleOps
+from bot.service.rematch import RematchOps
 from bot.service.review import ReviewAsk, ReviewOps
 from bot.service.stats import PersonStats
 from bot.service.timers import MAX_TIMEOUTS, TimerOps
@@ -30,7 +34,7 @@ from bot.service.tips import TipAnswer, TipOps
 from bot.service.view import TableView
 
 
-class GameService(DailyOps, PeopleOps, TimerOps, TipOps, ReviewOps):
+class GameService(RematchOps, AlertOps, DailyOps, PeopleOps, TimerOps, TipOps, ReviewOps):
     """All table and game operations; see the modules of :mod:`bot.service` and
     :class:`~bot.service.core.ServiceCore` for the constructor's arguments."""
 

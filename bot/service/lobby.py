@@ -323,9 +323,8 @@ class LobbyOps(SeatOps):
         """Deal the first round (lock held); a group's next table starts with these
         settings."""
         if not table.is_private:
-            await self.repo.set_chat_defaults(
-                table.row.chat_id, table.settings.to_json(), now=self.clock()
-            )
+            defaults = replace(table.settings, session=None).to_json()  # no rematch's session
+            await self.repo.set_chat_defaults(table.row.chat_id, defaults, now=self.clock())
         state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
         out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
         await self._commit(table, state, [], out)

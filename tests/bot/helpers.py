@@ -22,15 +22,18 @@ from bot.context import KlaverjasApp
 from bot.service import GameService, TableLimits
 from bot.service.core import Scheduler
 from bot.taps import (
+    Again,
     ConfirmStop,
     Handover,
     LobbyPayload,
     Move,
+    Ready,
     Reclaim,
     ReviewPlay,
     ShowSheet,
     Tap,
     Tip,
+    WantAlerts,
     decode,
 )
 from storage import Repository
@@ -45,7 +48,9 @@ def lobby_payload(token: str) -> LobbyPayload:
     that call the service directly."""
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
-    assert not isinstance(tap.payload, ConfirmStop | ShowSheet | ReviewPlay)
+    assert not isinstance(
+        tap.payload, ConfirmStop | ShowSheet | ReviewPlay | Again | Ready | WantAlerts
+    )
     return tap.payload
 
 

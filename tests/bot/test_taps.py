@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from bot.taps import (
     DECLARE_ALL,
     MAX_BYTES,
+    Again,
     Cancel,
     ComputerSeat,
     ConfirmStop,
@@ -27,6 +28,7 @@ from bot.taps import (
     Payload,
     Period,
     PickLanguage,
+    Ready,
     Reclaim,
     Setting,
     ShowSheet,
@@ -71,6 +73,8 @@ payloads: st.SearchStrategy[Payload] = st.one_of(
     st.just(Tip()),
     st.builds(ConfirmStop, st.booleans()),
     st.builds(ShowSheet, st.booleans()),
+    st.just(Again()),
+    st.just(Ready()),
 )
 taps = st.builds(Tap, st.integers(1, 10**18 - 1), st.integers(0, 10**9 - 1), payloads)
 
@@ -122,6 +126,9 @@ def test_anything_else_is_malformed_or_a_tap_that_encodes_back(data: str) -> Non
         "v1.1.tip",
         "a1.1.tip:JH",
         "a1.1.TIP",
+        "l1.1.again",  # the rematch's buttons are their own scope
+        "r1.1.start",
+        "v1.1.ready",
     ],
 )
 def test_forged_and_foreign_data_is_malformed(data: str) -> None:

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 
 from bot.i18n import LANGUAGES, LOCALES_DIR, po_path
 from bot.render.common import Button, Player
-from bot.taps import DailyTap, ForgetMe, PickLanguage, TopPeriod, encode, token
+from bot.taps import AlertsOff, DailyTap, ForgetMe, PickLanguage, TopPeriod, encode, token
 from engine.game import GameState
 from engine.settings import PRESETS, Settings
 
@@ -174,6 +174,6 @@ def tok(button: Button) -> str:
     """The wire token of a button's tap (``sit:2``, ``play:JH``, ``lang:nl``; "" for a link)."""
     if isinstance(button.action, PickLanguage):
         return f"lang:{button.action.language}"
-    if isinstance(button.action, DailyTap | TopPeriod | ForgetMe):
+    if isinstance(button.action, DailyTap | TopPeriod | ForgetMe | AlertsOff):
         return encode(button.action)
     return token(button.action) if button.action is not None else ""
