@@ -141,9 +141,13 @@ class Outbox(OutboxCalls):
         self._closed = False
         self._line: list[int] = []
         """Chats whose worker waits for the bot's overall budget, in the order they came, those
-        waiting with a post (a reply, a notice) ahead of those waiting with a redraw."""
+        waiting with a reply to a person first, then those waiting with another post (a
+        notice, a summary), then those waiting with a redraw."""
         self._posts_in_line: set[int] = set()
         """The chats of :attr:`_line` waiting with a post (its front)."""
+        self._replies_in_line: set[int] = set()
+        """The chats of :attr:`_line` waiting with a reply to a person (a post with a
+        ``dedupe`` key: the very front, before the games' own posts)."""
         self._turns: dict[int, list[asyncio.Future[None]]] = {}
         """chat → who waits for the chat to leave :attr:`_line` (:meth:`turn`)."""
         self._deadline: float | None = None
@@ -487,12 +491,18 @@ class Outbox(OutboxCalls):
                     del self._recent[chat_id]  # memory stays flat
 
     def _join_line(self, chat_id: int, chat: ChatQueue) -> None:
-        """Queue the chat for the bot's overall budget: behind the chats waiting with a post
-        when its next call is a post too (a reply waits for other replies, never behind 100
-        tables' redraws), else at the end."""
+        """Queue the chat for the bot's overall budget: a reply to a person (a post with a
+        ``dedupe`` key, e.g. the answer to ``/help``) behind the other replies only, another
+        post behind the posts, a redraw at the end. So a person waits for other people's
+        replies, never behind 100 tables' notices and redraws."""
         if chat_id in self._line:
             return
-        if chat.jobs and chat.jobs[0].kind is Kind.POST:
+        first = chat.jobs[0] if chat.jobs else None
+        if first is not None and first.kind is Kind.POST and first.dedupe is not None:
+            self._line.insert(len(self._replies_in_line), chat_id)
+            self._replies_in_line.add(chat_id)
+            self._posts_in_line.add(chat_id)
+        elif first is not None and first.kind is Kind.POST:
             self._line.insert(len(self._posts_in_line), chat_id)
             self._posts_in_line.add(chat_id)
         else:
@@ -502,6 +512,7 @@ class Outbox(OutboxCalls):
         if chat_id in self._line:
             self._line.remove(chat_id)
             self._posts_in_line.discard(chat_id)
+            self._replies_in_line.discard(chat_id)
         for waiter in self._turns.pop(chat_id, ()):
             if not waiter.done():
                 waiter.set_result(None)
@@ -552,7 +563,7 @@ class Outbox(OutboxCalls):
             else:
                 own = self.budget.chat_wait(chat_id, table=table, lobby=lobby)
                 overall = self.budget.overall_wait(table=table)
-                if overall <= 0 and job.kind is not Kind.POST and self._posts_in_line - {chat_id}:
+                if overall <= 0 and self._yields(chat_id, job):
                     overall = self.budget.overall_gap  # a reply elsewhere waits: it goes first
                 if own <= 0 and overall <= 0:
                     return job, 0.0, False
@@ -563,6 +574,15 @@ class Outbox(OutboxCalls):
             return None, 0.0, False
         wait, overall = min(waits)
         return None, wait, overall
+
+    def _yields(self, chat_id: int, job: Job) -> bool:
+        """Whether ``job`` leaves the bot's overall budget to another chat that waits for it
+        with something more urgent: a redraw to any waiting post, a game's post to a waiting
+        reply to a person (:meth:`_join_line`)."""
+        if job.kind is Kind.POST and job.dedupe is not None:
+            return False
+        ahead = self._posts_in_line if job.kind is not Kind.POST else self._replies_in_line
+        return bool(ahead - {chat_id})
 
     async def _doze(self, chat: ChatQueue, seconds: float) -> None:
         """Sleep ``seconds`` (budget time), or until a new job arrives (:meth:`_enqueue`

@@ -80,6 +80,22 @@ async def test_a_reply_waiting_for_the_overall_budget_goes_before_other_chats_re
     await outbox.close()
 
 
+async def test_a_reply_to_a_person_goes_before_other_chats_game_posts() -> None:
+    """A reply (``/help``: a post with a dedupe key) waiting for the overall budget goes
+    before the posts of other chats' games (round summaries, notices) that wait for it."""
+    clock, bot = FastClock(), RecordingBot()
+    outbox = _outbox(bot, clock)
+    for chat in range(1, 9):  # eight tables' round summaries: one call a second for the bot
+        outbox.post(chat, Content(f"summary {chat}"))
+    await asyncio.sleep(0)
+    outbox.post(99, Content("help"), dedupe="help")
+    await _drain(outbox)
+    order = [chat for _, chat in bot.calls]
+    assert sorted(order) == [*range(1, 9), 99]
+    assert order.index(99) <= 1, order  # the first summary had the budget already
+    await outbox.close()
+
+
 async def test_turn_returns_once_the_chat_got_its_place_at_the_overall_budget() -> None:
     clock, bot = FastClock(), RecordingBot()
     outbox = _outbox(bot, clock)
