@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import sys
+from collections.abc import Collection
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -25,6 +26,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from bot.app import build_application
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
+from engine.ai.dd import dd_backends
 from storage import DATABASE_ERRORS
 
 log = logging.getLogger("bot")
@@ -180,6 +182,19 @@ def _short(exc: BaseException, token: str) -> str:
     return text.replace(token, "<token>") if token else text
 
 
+def warn_without_c_core(backends: Collection[str]) -> bool:
+    """Log a warning at start-up when the computer players' solver has only its pure Python
+    backend (``backends``: :func:`engine.ai.dd.dd_backends`; the C core is built at install
+    time when a C compiler is there). Returns whether it warned."""
+    if "c" in backends:
+        return False
+    log.warning(
+        "The computer players' solver runs in pure Python: the C core was not built (no C "
+        "compiler at install time). They play the same cards, several times slower."
+    )
+    return True
+
+
 def main() -> int:
     """Load the settings, connect to the Bot API and poll (or serve the webhook, when
     ``WEBHOOK_URL`` is set) until interrupted.
@@ -207,6 +222,7 @@ def main() -> int:
         return EXIT_CONFIG
     token = config.telegram_bot_token.get_secret_value()
     configure_logging(config.log_level, token)
+    warn_without_c_core(dd_backends())
     app = build_application(config)
     base_url = (config.telegram_api_base_url or TELEGRAM_API).rstrip("/")
     loop = asyncio.new_event_loop()

@@ -91,6 +91,13 @@ try:  # pragma: no cover - depends on the build
 except ImportError:  # pragma: no cover
     pass
 
+
+def dd_backends() -> frozenset[str]:
+    """The solver backends this install has: ``"python"`` always, ``"c"`` when the C core
+    (``engine.ai._dd``) was built."""
+    return frozenset(_BACKENDS)
+
+
 DEFAULT_BACKEND = os.environ.get("KLAVERJAS_DD_BACKEND") or ("c" if "c" in _BACKENDS else "python")
 INF = 30000
 MODE_DIFF = _ddpy.MODE_DIFF

@@ -97,6 +97,7 @@ def test_equals_brute_force_on_random_endgames(backend: str) -> None:
     assert not bad, f"{len(bad)} mismatches, first: {bad[0]}"
 
 
+@pytest.mark.slow
 def test_corpus_covers_the_settings() -> None:
     cases = corpus()
     assert {x.eg.rule for x in cases} == {"amsterdam", "rotterdam", "klammern"}

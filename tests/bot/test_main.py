@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import BOOTSTRAP_RETRIES, RedactingFormatter
+from bot.__main__ import BOOTSTRAP_RETRIES, RedactingFormatter, warn_without_c_core
 from tests.fakebot import FakeBotApi
 from tests.pg import PostgresDatabases
 
@@ -282,3 +282,14 @@ def test_log_lines_never_show_the_token() -> None:
     text = formatter.format(record)
     assert WRONG_TOKEN not in text
     assert "GET /bot<token>/getMe" in text and "The token `<token>` was rejected" in text
+
+
+def test_a_bot_without_the_c_core_says_so_at_start_up(caplog: pytest.LogCaptureFixture) -> None:
+    """Installed without a C compiler, the solver falls back to pure Python: the same cards,
+    slower; the operator reads one warning at start-up (none when the core is there)."""
+    with caplog.at_level(logging.WARNING, logger="bot"):
+        assert not warn_without_c_core({"python", "c"})
+        assert not caplog.records
+        assert warn_without_c_core({"python"})
+    assert [r.levelno for r in caplog.records] == [logging.WARNING]
+    assert "C core was not built" in caplog.records[0].getMessage()
