@@ -10,7 +10,9 @@ started with ``/klaverjas`` in the person's private chat. The person waits until
 turn (their hand message has active buttons), thinks 0.5–2 s, then taps a legal card (or a
 bid), for ``--seconds``. Every number of tables gets a fresh bot process and a fresh
 database. A probe user (a different one each second, so the bot's "same answer just sent"
-filter never drops it) sends ``/help`` in their private chat once a second.
+filter never drops it) sends ``/help`` in their private chat once a second, from the moment
+every table shows its first hand on (the steady state: not behind the N tables' own opening
+replies, which all come at once at the start).
 
 What it counts, per number of tables (all times on the fake's monotonic clock unless said):
 
@@ -229,8 +231,16 @@ async def _player(
         await asyncio.sleep(0.05)  # let the hand edit arrive before looking again
 
 
-async def _probe(api: FakeBotApi, users: list[SimUser], until: float, samples: Samples) -> None:
-    """``/help`` once a second (a different user each time); the reply's time."""
+async def _probe(
+    api: FakeBotApi, users: list[SimUser], until: float, samples: Samples, tables: list[SimUser]
+) -> None:
+    """``/help`` once a second (a different user each time), once every one of ``tables``
+    shows its first hand; the reply's time."""
+    with contextlib.suppress(AssertionError):  # not all within the run: probe from then on
+        await api.wait_for(
+            lambda: all(hand_message(u) is not None for u in tables),
+            timeout=max(until - time.monotonic(), 0.0),
+        )
     sent: list[tuple[int, float, int]] = []  # chat, when, call log position
     i = 0
     while time.monotonic() < until:
@@ -372,7 +382,7 @@ async def run(
                 ]
                 extras = [
                     asyncio.create_task(watch.run()),
-                    asyncio.create_task(_probe(api, probers, until, samples)),
+                    asyncio.create_task(_probe(api, probers, until, samples, humans)),
                     asyncio.create_task(_sample_memory(bot.pid, samples, until)),
                 ]
                 if flood:

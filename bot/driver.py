@@ -26,10 +26,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_STRETCH = 3.0
+MAX_STRETCH = 2.5
 """Seconds a paced computer move waits at most, beyond the pace, for its chat's turn at the
 bot's overall Telegram budget (:meth:`TableDriver._caught_up`): with the default pace of 1 s
-and a quick decision, no computer move comes later than 5 s after the previous action."""
+and the decision (up to about a second at 100 busy tables), no computer move comes later than
+5 s after the previous action (``bench/bench_load.py``)."""
 
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 
