@@ -11,10 +11,9 @@ import logging
 
 from telegram import Bot, Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from bot.context import BotData, Context, translator_for
-from bot.handlers.common import remember_user, reply, sender
+from bot.handlers.common import answer_query, remember_user, reply, sender
 from bot.i18n import Translator, get_translator
 from bot.outbox import Content
 from bot.outcome import Refusal
@@ -101,11 +100,7 @@ async def on_alerts_off(update: Update, context: Context, tap: AlertsOff, tr: Tr
 async def _answer(context: Context, update: Update, text: str, alert: bool) -> None:
     query = update.callback_query
     assert query is not None
-    context.app_data.mark_answered(query.id)
-    try:
-        await query.answer(text, show_alert=alert)
-    except TelegramError as exc:
-        log.info("answering callback failed: %s", exc)
+    await answer_query(context, query, text, alert=alert)
 
 
 async def announce_lobby(data: BotData, bot: Bot, game_id: int) -> int:

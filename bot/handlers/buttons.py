@@ -6,17 +6,15 @@ short translated alert and change nothing (``docs/design.md`` §3)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
 from telegram import Message, Update
-from telegram.error import TelegramError
 
 from bot.context import Context, translator_for
 from bot.handlers.alerts import on_alerts_off, on_bell
-from bot.handlers.common import is_admin_check, remember_user
+from bot.handlers.common import answer_query, is_admin_check, remember_user
 from bot.handlers.privacy import on_forget_button
 from bot.handlers.rematch import on_rematch_button
 from bot.handlers.review import on_review_button
@@ -26,7 +24,7 @@ from bot.outbox import Content
 from bot.outcome import Outcome, Refusal, refused
 from bot.render import messages
 from bot.render.common import Player
-from bot.render.reasons import ALERT_LIMIT, tap_answer
+from bot.render.reasons import tap_answer
 from bot.render.tip import tip_text
 from bot.tables import Table
 from bot.taps import (
@@ -232,14 +230,8 @@ async def _answer(
     query = update.callback_query
     assert query is not None
     text = tap_answer(tr, out.refusal, out.toast, out.details, players)
-    context.app_data.mark_answered(query.id)
-    try:
-        if out.url:
-            await query.answer(url=context.app_data.presenter.start_link(out.url))
-        else:
-            await query.answer(text, show_alert=out.refusal is not None)
-    except TelegramError as exc:
-        log.info("answering callback failed: %s", exc)
+    link = context.app_data.presenter.start_link(out.url) if out.url else None
+    await answer_query(context, query, text, alert=out.refusal is not None, url=link)
 
 
 def _on_message(query_message: object, chat_id: int, message_id: int) -> bool:
@@ -287,11 +279,7 @@ async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> No
     if found.suggestion is None or found.obs is None:
         await _answer(update, context, tr, found.outcome)
         return
-    context.app_data.mark_answered(query.id)
-    try:
-        await query.answer(tip_text(tr, found.suggestion, found.obs), show_alert=True)
-    except TelegramError as exc:
-        log.info("answering callback failed: %s", exc)
+    await answer_query(context, query, tip_text(tr, found.suggestion, found.obs), alert=True)
 
 
 async def _switch_sheet(
@@ -371,9 +359,7 @@ async def _language(update: Update, context: Context, tap: PickLanguage, tr: Tra
     else:
         outcomes = await data.service.set_user_language(query.from_user.id, tap.language)
     new = get_translator(tap.language)
-    data.mark_answered(query.id)
-    with contextlib.suppress(TelegramError):
-        await query.answer(messages.language_set(new)[:ALERT_LIMIT])
+    await answer_query(context, query, messages.language_set(new))
     if isinstance(query.message, Message):
         done = Content(messages.language_set(new))
         data.presenter.outbox.edit(query.message.chat.id, query.message.message_id, done)

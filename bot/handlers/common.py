@@ -3,17 +3,21 @@ itself), recording users, admin checks, and replies through the outbox."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from telegram import Update
+from telegram import CallbackQuery, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from bot.context import Context
 from bot.outbox import Content, Job
 from bot.render.common import Rendered
+from bot.render.reasons import ALERT_LIMIT
 from bot.telegram_io import content
+
+log = logging.getLogger(__name__)
 
 ADMIN_STATUSES = {ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER}
 
@@ -144,3 +148,25 @@ def reply(
         reply_to=to or (message.message_id if quote and message is not None else None),
         dedupe=(who.user_id if quote and who is not None else None, body.key, thread),
     )
+
+
+async def answer_query(
+    context: Context,
+    query: CallbackQuery,
+    text: str | None = None,
+    *,
+    alert: bool = False,
+    url: str | None = None,
+) -> None:
+    """Answer a tap's callback query, once: marked answered first (so the application's
+    fallback never answers it again), ``text`` cut to :data:`ALERT_LIMIT` (empty or None: no
+    text), shown as an alert when ``alert``, or the deep link ``url`` instead. A failure (the
+    query too old, Telegram away) is logged, never raised: the tap's work is done already."""
+    context.app_data.mark_answered(query.id)
+    try:
+        if url is not None:
+            await query.answer(url=url)
+        else:
+            await query.answer(text[:ALERT_LIMIT] if text else None, show_alert=alert)
+    except TelegramError as exc:
+        log.info("answering callback failed: %s", exc)

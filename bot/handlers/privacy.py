@@ -9,20 +9,17 @@ claim: a forged ``f.yes`` elsewhere is refused and forgets nobody)."""
 
 from __future__ import annotations
 
-import contextlib
-
-from telegram import CallbackQuery, Message, Update
+from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from bot.context import Context
 from bot.handlers.commands import _prelude
-from bot.handlers.common import reply
+from bot.handlers.common import answer_query, reply
 from bot.i18n import Translator
 from bot.outbox import Content
 from bot.outcome import Refusal
 from bot.render import messages
-from bot.render.reasons import ALERT_LIMIT, refusal_text
+from bot.render.reasons import refusal_text
 from bot.taps import ForgetAnswer, ForgetMe
 from bot.telegram_io import content
 
@@ -50,7 +47,7 @@ async def on_forget_button(update: Update, context: Context, tap: ForgetMe, tr: 
     user = query.from_user
     message = query.message if isinstance(query.message, Message) else None
     if message is None or message.chat.type != ChatType.PRIVATE or message.chat.id != user.id:
-        await _answer(context, query, refusal_text(tr, Refusal.WRONG_CHAT), alert=True)
+        await answer_query(context, query, refusal_text(tr, Refusal.WRONG_CHAT), alert=True)
         return
     if tap.answer is ForgetAnswer.NO:
         text = messages.forget_cancelled(tr)
@@ -58,12 +55,5 @@ async def on_forget_button(update: Update, context: Context, tap: ForgetMe, tr: 
         text = messages.forget_done(tr)
     else:
         text = messages.forget_seated(tr)
-    await _answer(context, query, text, alert=False)
+    await answer_query(context, query, text, alert=False)
     data.presenter.outbox.edit(message.chat.id, message.message_id, Content(text))
-
-
-async def _answer(context: Context, query: CallbackQuery, text: str, *, alert: bool) -> None:
-    """Answer the callback query once."""
-    context.app_data.mark_answered(query.id)
-    with contextlib.suppress(TelegramError):
-        await query.answer(text[:ALERT_LIMIT], show_alert=alert)

@@ -9,10 +9,9 @@ from __future__ import annotations
 import logging
 
 from telegram import Message, Update
-from telegram.error import TelegramError
 
 from bot.context import Context
-from bot.handlers.common import is_admin_check
+from bot.handlers.common import answer_query, is_admin_check
 from bot.i18n import Translator
 from bot.outcome import Outcome, Refusal, refused
 from bot.render.reasons import tap_answer
@@ -67,8 +66,4 @@ async def _answer(update: Update, context: Context, tr: Translator, out: Outcome
     query = update.callback_query
     assert query is not None
     text = tap_answer(tr, out.refusal, out.toast, out.details)
-    context.app_data.mark_answered(query.id)
-    try:
-        await query.answer(text, show_alert=out.refusal is not None)
-    except TelegramError as exc:
-        log.info("answering callback failed: %s", exc)
+    await answer_query(context, query, text, alert=out.refusal is not None)

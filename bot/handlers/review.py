@@ -16,15 +16,14 @@ from concurrent.futures import BrokenExecutor
 
 from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from bot.context import BotData, Context
 from bot.handlers.commands import _prelude
-from bot.handlers.common import reply, sender
+from bot.handlers.common import answer_query, reply, sender
 from bot.i18n import Translator
 from bot.outbox import Content
 from bot.outcome import Refusal
-from bot.render.reasons import ALERT_LIMIT, refusal_text
+from bot.render.reasons import refusal_text
 from bot.render.review import (
     review_busy_text,
     review_in_group_text,
@@ -73,12 +72,12 @@ async def on_review_button(update: Update, context: Context, tap: Tap, tr: Trans
     ask = await data.service.ask_review(tap.game_id, user_id)
     if ask.review is None:
         text = _refusal(tr, ask)
-        await _answer(context, query.id, query.answer, text, alert=True)
+        await answer_query(context, query, text, alert=True)
         return
     if not await data.service.can_message(user_id):
-        await _answer(context, query.id, query.answer, review_private_first_text(tr), alert=True)
+        await answer_query(context, query, review_private_first_text(tr), alert=True)
         return
-    await _answer(context, query.id, query.answer, review_wait_text(tr), alert=False)
+    await answer_query(context, query, review_wait_text(tr))
     message = query.message
     where = (message.chat.id, message.message_id) if isinstance(message, Message) else None
     _deliver(data, user_id, ask, tr, ("review", tap.game_id, where))
@@ -88,15 +87,6 @@ def _refusal(tr: Translator, ask: ReviewAsk) -> str:
     """The text of the service's refusal (plain)."""
     why = ask.outcome.refusal
     return refusal_text(tr, why if isinstance(why, Refusal) else Refusal.GAME_NOT_FOUND)
-
-
-async def _answer(context: Context, query_id: str, answer: object, text: str, alert: bool) -> None:
-    """Answer the callback query once."""
-    context.app_data.mark_answered(query_id)
-    try:
-        await answer(text[:ALERT_LIMIT], show_alert=alert)  # type: ignore[operator]
-    except TelegramError as exc:
-        log.info("answering callback failed: %s", exc)
 
 
 def _deliver(data: BotData, user_id: int, ask: ReviewAsk, tr: Translator, key: object) -> None:

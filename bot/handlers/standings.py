@@ -20,22 +20,19 @@ misses the result message (the outbox drops it) and finds it with ``/daily``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
 from telegram import Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from bot.context import BotData, Context, translator_for
-from bot.handlers.common import Sender, remember_user, reply, sender
+from bot.handlers.common import Sender, answer_query, remember_user, reply, sender
 from bot.i18n import Translator, get_translator
 from bot.outbox import Content
 from bot.render import standings as texts
 from bot.render.common import Rendered
 from bot.render.picture import render_board_png, render_top_png
-from bot.render.reasons import ALERT_LIMIT
 from bot.render.review import with_review_button
 from bot.service import DailyStart, DailyStartKind, DailySummary
 from bot.taps import DailyAction, DailyTap, Period, TopPeriod
@@ -231,9 +228,9 @@ async def on_standings_button(
     message = query.message if isinstance(query.message, Message) else None
     if isinstance(tap, TopPeriod):
         if message is not None and _shows(message, query.data):  # shown already: a toast
-            await _answer(data, query.id, query, texts.top_shown_already(tr, tap.period))
+            await answer_query(context, query, texts.top_shown_already(tr, tap.period))
             return
-        await _answer(data, query.id, query, "")
+        await answer_query(context, query)
         if message is not None and message.chat.type != ChatType.PRIVATE:
             chat = message.chat
             reader = await translator_for(update, context, private=False)
@@ -242,14 +239,14 @@ async def on_standings_button(
         return
     user = query.from_user
     if tap.action is DailyAction.AGAIN:
-        await _answer(data, query.id, query, "")
+        await answer_query(context, query)
         name = (user.full_name or user.username or str(user.id))[:64]
         started = await data.service.deal_daily(user.id, name)
         await _show_start(update, context, started, tr, user.id)
         return
     hidden = tap.action is DailyAction.HIDE
     await data.service.set_board_hidden(user.id, hidden)
-    await _answer(data, query.id, query, texts.board_visibility(tr, hidden=hidden))
+    await answer_query(context, query, texts.board_visibility(tr, hidden=hidden))
     entries = await data.service.repo.daily_entries(user_id=user.id)
     if message is not None and entries:
         summary = await data.service.daily_summary(entries[-1])
@@ -267,13 +264,6 @@ def _shows(message: Message, data: str | None) -> bool:
         for row in markup.inline_keyboard
         for b in row
     )
-
-
-async def _answer(data: BotData, query_id: str, query: object, text: str) -> None:
-    """Answer the callback query once (a toast, or nothing)."""
-    data.mark_answered(query_id)
-    with contextlib.suppress(TelegramError):
-        await query.answer(text[:ALERT_LIMIT] or None)  # type: ignore[attr-defined]
 
 
 async def daily_ended(data: BotData, game_id: int) -> None:
