@@ -123,7 +123,7 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
 
 async def _moves(service: Any) -> int:
     """Actions in the log of game 1 (a human's and the computers' moves)."""
-    table = await service.load(1)
+    table = await service.tables.load(1)
     return len(table.state.log) if table is not None and table.state is not None else 0
 
 

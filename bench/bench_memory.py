@@ -54,17 +54,17 @@ async def _no() -> bool:
 async def play_one(svc: GameService, n: int, rng: random.Random) -> None:
     """Game ``n``: open, sit, three computers, 8 rounds, start, play to the end."""
     chat, user = -1000 - n % GROUPS, 1 + n % PEOPLE
-    out = await svc.open_table(chat, "group", f"Club {chat}", user, f"user{user}")
+    out = await svc.lobby.open_table(chat, "group", f"Club {chat}", user, f"user{user}")
     gid = out.game_id
     assert gid is not None, out.refusal
     for action in ("rounds:toggle", "sit:0", "bot:add", "bot:add", "bot:add", "start"):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
-        done = await svc.lobby_action(gid, table.version, user, lobby_payload(action), _no)
+        done = await svc.lobby.lobby_action(gid, table.version, user, lobby_payload(action), _no)
         assert done.ok, (action, done.refusal)
     while True:
-        await svc.run_computers(gid)
-        table = await svc.load(gid)
+        await svc.play.run_computers(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
         if table.row.status is not GameStatus.ACTIVE:
             break
@@ -73,8 +73,8 @@ async def play_one(svc: GameService, n: int, rng: random.Random) -> None:
         if not legal:
             continue
         move = Move(rng.choice(legal).notation(with_seat=False))
-        assert (await svc.act(gid, table.version, user, move)).ok
-    await svc.view(gid)  # an old game's link or sheet
+        assert (await svc.play.act(gid, table.version, user, move)).ok
+    await svc.tables.view(gid)  # an old game's link or sheet
 
 
 async def run(games: int, seed: int) -> list[tuple[int, float]]:
@@ -86,11 +86,11 @@ async def run(games: int, seed: int) -> list[tuple[int, float]]:
         repo = await open_repository(Path(tmp) / "bench.sqlite3")
         svc = GameService(repo, ComputerPlayers("random", 0), default_timeout=0)
         if hasattr(svc, "limits"):  # no caps in the way
-            svc.limits = type(svc.limits)(per_creator=1000, total=1000, lobby_idle=3600)
+            svc.lobby.limits = type(svc.lobby.limits)(per_creator=1000, total=1000, lobby_idle=3600)
         try:
             for uid in range(1, PEOPLE + 1):
-                await svc.touch_user(uid, f"user{uid}", "nl")
-                await svc.user_started(uid)
+                await svc.people.touch_user(uid, f"user{uid}", "nl")
+                await svc.people.user_started(uid)
             start = time.perf_counter()
             for n in range(1, games + 1):
                 await play_one(svc, n, rng)
@@ -98,7 +98,7 @@ async def run(games: int, seed: int) -> list[tuple[int, float]]:
                     points.append((n, rss_mib()))
                     print(
                         f"{n:5d} games  RSS {points[-1][1]:7.1f} MiB  "
-                        f"cached games {len(svc._cache)}  locks {len(svc._locks)}  "
+                        f"cached games {len(svc.tables.cache)}  locks {len(svc.tables.locks)}  "
                         f"{time.perf_counter() - start:6.1f} s",
                         flush=True,
                     )

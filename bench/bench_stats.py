@@ -166,12 +166,14 @@ async def main(args: argparse.Namespace) -> None:
                 chat = rng.choice(groups)
                 for period, samples in ((Period.ALL, top_all), (Period.MONTH, top_month)):
                     t = time.perf_counter()
-                    lines = await service.group_standings(chat, period)
-                    names = await service.names([s.user_id for s in lines])
+                    lines = await service.stats.group_standings(chat, period)
+                    names = await service.stats.names([s.user_id for s in lines])
                     top_text(tr, "Club", period, lines, names)
                     samples.append((time.perf_counter() - t) * 1000)
                 t = time.perf_counter()
-                stats_text(tr, await service.person_stats(rng.choice(people), rng.choice(groups)))
+                stats_text(
+                    tr, await service.stats.person_stats(rng.choice(people), rng.choice(groups))
+                )
                 stats.append((time.perf_counter() - t) * 1000)
             print(f"/top all time ({args.games // len(groups)} games a group): {_ms(top_all)}")
             print(f"/top this month: {_ms(top_month)}")

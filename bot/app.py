@@ -126,11 +126,23 @@ def build_application(
             config.database, sole_writer=config.bot_workers == 1, claim=True
         )
         runner = computers or ComputerPlayers(config.computer_level, config.computer_workers)
+        shared_db = repo.shared  # several workers may share it: timers live in the database
         service = GameService(
             repo,
             runner,
             default_timeout=config.turn_timeout_seconds,
             default_language=config.default_language,
+            scheduler=repo.arm_timer if shared_db else _scheduler(app),
+            computer_watch=COMPUTER_WATCH_SECONDS if shared_db else 0.0,
+            limits=TableLimits(
+                config.max_tables_per_player,
+                config.max_open_tables,
+                config.lobby_idle_minutes * 60,
+            ),
+            rematch_wait=config.rematch_confirm_seconds,
+            daily_config=_daily_config(config),
+            timezone=config.daily_timezone,
+            spawn=spawn,
             **extra,
         )
         outbox = Outbox(
@@ -142,7 +154,7 @@ def build_application(
             running=_not_stopping(app),
             shared=repo.shared,
         )
-        presenter = Presenter(service, outbox, app.bot.username)
+        presenter = Presenter(service.tables, outbox, app.bot.username)
         if outbox.shared:
             outbox.refresh = presenter.refresh
             outbox.claims = SurfaceClaims(repo, service.clock)
@@ -151,7 +163,7 @@ def build_application(
             await daily_ended(app.bot_data["app"], game_id)
 
         driver = TableDriver(
-            service,
+            service.play,
             presenter,
             spawn,
             computer_delay=(
@@ -162,31 +174,17 @@ def build_application(
             after_end=after_end,
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
-        if repo.shared:  # several workers may share it: timers live in the database
-            service.scheduler = repo.arm_timer
-            service.computer_watch = COMPUTER_WATCH_SECONDS
+        if shared_db:
             if app.job_queue is not None:
                 app.job_queue.run_repeating(
                     _sweep, interval=config.timer_sweep_seconds, first=0.0, name="timers"
                 )
-        else:
-            service.scheduler = _scheduler(app)
-        service.limits = TableLimits(
-            config.max_tables_per_player,
-            config.max_open_tables,
-            config.lobby_idle_minutes * 60,
-        )
-        service.rematch_wait = config.rematch_confirm_seconds
-        if repo.shared:
             await learn_migrations(app.bot_data["app"])
-        service.daily_config = _daily_config(config)
-        service.timezone = config.daily_timezone
-        service.spawn = spawn
         await runner.start()
         await _set_commands(app, config.default_language)
-        for out in await service.resume():  # the computers have moved already
+        for out in await service.timers.resume():  # the computers have moved already
             await presenter.present(out)
-        await service.record_missing()  # games that ended just before a crash
+        await service.stats.record_missing()  # games that ended just before a crash
 
     async def post_shutdown(app: KlaverjasApp) -> None:
         data = app.bot_data.get("app")
@@ -284,7 +282,7 @@ async def _sweep(context: Context) -> None:
     budgets here follow them)."""
     data = context.app_data
     await learn_migrations(data)
-    for out in await data.service.sweep_timers(lease=TIMER_LEASE_SECONDS):
+    for out in await data.service.timers.sweep_timers(lease=TIMER_LEASE_SECONDS):
         await data.driver.submit(out)
 
 
@@ -293,7 +291,7 @@ async def learn_migrations(data: BotData) -> int:
     ``chat_migrations``) to its outbox; returns how many were new here."""
     learnt = 0
     while True:
-        rows = await data.service.migrations_after(data.migrations_seen)
+        rows = await data.service.people.migrations_after(data.migrations_seen)
         for seq, old, new in rows:
             data.migrations_seen = max(data.migrations_seen, seq)
             learnt += data.presenter.outbox.migrate(old, new)
@@ -309,7 +307,7 @@ def _scheduler(app: KlaverjasApp) -> Any:
         assert job is not None
         game_id, version = cast(tuple[int, int], job.data)
         data = context.app_data
-        await data.driver.submit(await data.service.timer_fired(game_id, version))
+        await data.driver.submit(await data.service.timers.timer_fired(game_id, version))
 
     def schedule(game_id: int, version: int, at: float) -> None:
         queue = app.job_queue
@@ -332,7 +330,7 @@ def _migrated(app: KlaverjasApp) -> Any:
     async def on_migrated(old: int, new: int) -> None:
         data = app.bot_data.get("app")
         if isinstance(data, BotData):
-            for out in await data.service.migrate_chat(old, new):
+            for out in await data.service.people.migrate_chat(old, new):
                 await data.driver.submit(out)
 
     return on_migrated
@@ -342,7 +340,7 @@ def _forbidden(app: KlaverjasApp) -> Any:
     async def on_forbidden(chat_id: int) -> None:
         data = app.bot_data.get("app")
         if chat_id > 0 and isinstance(data, BotData):
-            await data.service.user_unreachable(chat_id)
+            await data.service.people.user_unreachable(chat_id)
             await data.presenter.unreachable(chat_id)
 
     return on_forbidden

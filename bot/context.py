@@ -69,7 +69,7 @@ async def translator_for(
     user = update.effective_user
     if private is None:
         private = chat is None or chat.type == "private" or update.callback_query is not None
-    lang = await context.app_data.service.reader_language(
+    lang = await context.app_data.service.people.reader_language(
         chat.id if chat is not None else None,
         user.id if user is not None else None,
         user.language_code if user is not None else None,

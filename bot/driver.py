@@ -22,7 +22,7 @@ from bot.presenter.base import table_key
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
-    from bot.service import GameService
+    from bot.service.play import PlayService
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ class TableDriver:
     """Presents outcomes and runs the computer players of each game, one task per game.
 
     Args:
-        service: the game service (``run_computers``).
+        play: the play service (``run_computers``).
         presenter: shows outcomes in Telegram.
         spawn: starts a background task (the application's ``create_task``, so shutdown and
             the tests' ``settle`` wait for it).
@@ -53,7 +53,7 @@ class TableDriver:
 
     def __init__(
         self,
-        service: GameService,
+        play: PlayService,
         presenter: Presenter,
         spawn: Spawn,
         *,
@@ -62,7 +62,7 @@ class TableDriver:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         after_end: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
-        self.service = service
+        self.play = play
         self.presenter = presenter
         self.computer_delay = computer_delay
         self._spawn = spawn
@@ -133,7 +133,7 @@ class TableDriver:
                     await self._caught_up(game_id)
                     if not self._running():
                         return
-                more = await self.service.run_computers(game_id, limit=1 if paced else None)
+                more = await self.play.run_computers(game_id, limit=1 if paced else None)
                 if more.changed:
                     await self.presenter.present(more)
                     await self._ended(more)

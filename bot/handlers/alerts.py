@@ -49,9 +49,9 @@ async def cmd_notify(update: Update, context: Context) -> None:
         reply(update, context, refusal_text(tr, Refusal.CHANNEL_CANNOT_PLAY))
         return
     data = context.app_data
-    on = await data.service.toggle_table_alert(chat.id, who.user_id, (chat.type, chat.title))
+    on = await data.service.alerts.toggle_table_alert(chat.id, who.user_id, (chat.type, chat.title))
     text = alerts_toggled(tr, on)
-    if on and not await data.service.can_message(who.user_id):
+    if on and not await data.service.people.can_message(who.user_id):
         url = data.presenter.start_link("notify")
         reply(
             update,
@@ -74,7 +74,7 @@ async def on_bell(update: Update, context: Context, table: Table | None, tr: Tra
     elif not await data.members.is_member(context.bot, table.row.chat_id, query.from_user.id):
         answer = refusal_text(tr, Refusal.NOT_A_MEMBER)
     else:
-        on = await data.service.toggle_table_alert(table.row.chat_id, query.from_user.id)
+        on = await data.service.alerts.toggle_table_alert(table.row.chat_id, query.from_user.id)
         answer, alert = alerts_toggled(tr, on), False
     await _answer(context, update, answer[:ALERT_LIMIT], alert)
 
@@ -87,7 +87,7 @@ async def on_alerts_off(update: Update, context: Context, tap: AlertsOff, tr: Tr
     if not isinstance(message, Message) or message.chat.id != query.from_user.id:
         await _answer(context, update, refusal_text(tr, Refusal.WRONG_CHAT), True)
         return
-    await context.app_data.service.set_table_alert(tap.chat_id, query.from_user.id, False)
+    await context.app_data.service.alerts.set_table_alert(tap.chat_id, query.from_user.id, False)
     await _answer(context, update, alerts_off_done(tr)[:ALERT_LIMIT], False)
     with contextlib.suppress(Exception):  # the message keeps its text, loses its buttons
         text = message.text_html or ""
@@ -110,13 +110,13 @@ async def announce_lobby(data: BotData, bot: Bot, game_id: int) -> int:
     sent; never raises (logged)."""
     sent = 0
     try:
-        call = await data.service.lobby_call(game_id)
+        call = await data.service.alerts.lobby_call(game_id)
         if call is None:
             return 0
         for user_id, language in call.people:
             if not await data.members.is_member(bot, call.chat_id, user_id):
                 continue
-            if not await data.service.claim_alert(user_id):
+            if not await data.service.alerts.claim_alert(user_id):
                 continue
             tr = get_translator(language)
             url = data.presenter.deep_link(DeepLink("j", call.link, call.free[0]))

@@ -86,7 +86,7 @@ async def on_button(update: Update, context: Context) -> None:
         await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
-    table = await context.app_data.service.load(tap.game_id)
+    table = await context.app_data.service.tables.load(tap.game_id)
     if table is not None and not _from_its_place(update, table, payload):
         await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
         return
@@ -170,25 +170,25 @@ async def _dispatch(
     payload = tap.payload
     match payload:
         case Sit() | Leave() | ComputerSeat() | NextSetting() | Start() | Cancel():
-            table = await service.load(tap.game_id)
+            table = await service.tables.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
             if isinstance(payload, Sit):
                 if not await context.app_data.members.is_member(context.bot, where, user_id):
                     return refused(Refusal.NOT_A_MEMBER, tap.game_id)
                 await _probe_private_chat(update, context)
-            return await service.lobby_action(
+            return await service.lobby.lobby_action(
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
         case Move():
-            return await service.act(tap.game_id, tap.version, user_id, payload, accepted)
+            return await service.play.act(tap.game_id, tap.version, user_id, payload, accepted)
         case Reclaim(seat):
-            table = await service.load(tap.game_id)
+            table = await service.tables.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
             if not await context.app_data.members.is_member(context.bot, where, user_id):
                 return refused(Refusal.NOT_A_MEMBER, tap.game_id)
-            return await service.reclaim(tap.game_id, tap.version, user_id, seat)
+            return await service.seats.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
-            return await service.handover(tap.game_id, user_id)
+            return await service.seats.handover(tap.game_id, user_id)
         case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
             return refused(Refusal.MALFORMED)
         case _:
@@ -199,7 +199,7 @@ async def _players(context: Context, out: Outcome) -> Sequence[Player] | None:
     """The table's players, to name them in a rule refusal ("Anna is to play")."""
     if out.refusal is None or isinstance(out.refusal, Refusal) or out.game_id is None:
         return None
-    table = await context.app_data.service.load(out.game_id)
+    table = await context.app_data.service.tables.load(out.game_id)
     return table.players() if table is not None else None
 
 
@@ -210,12 +210,12 @@ async def _probe_private_chat(update: Update, context: Context) -> None:
     user = update.effective_user
     assert user is not None
     data = context.app_data
-    if await data.service.can_message(user.id):
+    if await data.service.people.can_message(user.id):
         return
     tr = await translator_for(update, context, private=True)
     welcome = Content(messages.welcome(tr, user.full_name))
     if await data.presenter.outbox.send_now(user.id, welcome, timeout=5.0):
-        await data.service.user_started(user.id)
+        await data.service.people.user_started(user.id)
 
 
 async def _answer(
@@ -249,7 +249,7 @@ async def _handover_prompt(
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    view = await data.service.view(tap.game_id)
+    view = await data.service.tables.view(tap.game_id)
     seat = view.table.seat_of(query.from_user.id) if view is not None else None
     hand = (
         view.table.row.seats[seat].hand_message if view is not None and seat is not None else None
@@ -275,7 +275,7 @@ async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> No
     alert too. The game never changes."""
     query = update.callback_query
     assert query is not None
-    found = await context.app_data.service.tip(tap.game_id, tap.version, query.from_user.id)
+    found = await context.app_data.service.tips.tip(tap.game_id, tap.version, query.from_user.id)
     if found.suggestion is None or found.obs is None:
         await _answer(update, context, tr, found.outcome)
         return
@@ -290,7 +290,7 @@ async def _switch_sheet(
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    table = await data.service.load(tap.game_id)
+    table = await data.service.tables.load(tap.game_id)
     message = query.message
     if table is None or not isinstance(message, Message):
         await _answer(update, context, tr, refused(Refusal.GAME_NOT_FOUND))
@@ -298,7 +298,7 @@ async def _switch_sheet(
     await _answer(update, context, tr, Outcome(game_id=table.game_id))
     private = message.chat.type == "private"
     viewer = table.seat_of(query.from_user.id) if private else None
-    title = (await data.service.view_of(table)).title if private else ""
+    title = (await data.service.tables.view_of(table)).title if private else ""
     reader = await translator_for(update, context, private=private)
     answer = await data.presenter.score_message(
         table, reader, viewer, picture=show.picture, title=title
@@ -318,12 +318,12 @@ async def _stop(
     query = update.callback_query
     assert query is not None
     data = context.app_data
-    table = await data.service.load(tap.game_id)
+    table = await data.service.tables.load(tap.game_id)
     message = query.message
     if table is None or not isinstance(message, Message) or message.chat.id != table.row.chat_id:
         await _answer(update, context, tr, refused(Refusal.MALFORMED))
         return
-    if await data.service.stop_prompt(table.game_id) != message.message_id:
+    if await data.service.tables.stop_prompt(table.game_id) != message.message_id:
         await _answer(update, context, tr, refused(Refusal.NOT_THIS_MESSAGE))
         return
     is_admin = is_admin_check(update, context, table.row.chat_id)
@@ -332,7 +332,7 @@ async def _stop(
         return
     out = Outcome(game_id=table.game_id)
     if answer.yes:
-        out = await data.service.stop(tap.game_id, query.from_user.id, is_admin)
+        out = await data.service.seats.stop(tap.game_id, query.from_user.id, is_admin)
     await _answer(update, context, tr, out)
     if out.ok:
         data.presenter.outbox.delete(message.chat.id, message.message_id)
@@ -353,11 +353,11 @@ async def _language(update: Update, context: Context, tap: PickLanguage, tr: Tra
         if not await is_admin_check(update, context)():
             await _answer(update, context, tr, refused(Refusal.ADMIN_ONLY))
             return
-        outcomes = await data.service.set_chat_language(
+        outcomes = await data.service.people.set_chat_language(
             chat.id, chat.type, chat.title, tap.language
         )
     else:
-        outcomes = await data.service.set_user_language(query.from_user.id, tap.language)
+        outcomes = await data.service.people.set_user_language(query.from_user.id, tap.language)
     new = get_translator(tap.language)
     await answer_query(context, query, messages.language_set(new))
     if isinstance(query.message, Message):

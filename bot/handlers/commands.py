@@ -47,14 +47,14 @@ async def cmd_klaverjas(update: Update, context: Context) -> None:
     if given is not None and preset not in PRESETS:
         reply(update, context, messages.unknown_preset(tr, given, tuple(PRESETS)))
         return
-    out = await data.service.open_table(
+    out = await data.service.lobby.open_table(
         chat.id, chat.type, chat.title, who.user_id, who.name, preset, thread_id=thread_of(update)
     )
     if out.refusal is Refusal.CHAT_MOVED:  # moved while we were at it
         await moved_away(update, context, tr)
         return
     if out.refusal is Refusal.TABLE_EXISTS and out.game_id is not None:
-        table = await data.service.load(out.game_id)
+        table = await data.service.tables.load(out.game_id)
         there = table.row.table_message_id if table is not None else None
         rendered = messages.table_already_open(
             tr, _message_link(chat.id, there), private=chat.type == ChatType.PRIVATE
@@ -103,7 +103,7 @@ async def cmd_start(update: Update, context: Context) -> None:
         await data.presenter.user_back(who.user_id)
         return
     link = decode_deep_link(payload)
-    game_id = await data.service.game_of_link(link.token) if link is not None else None
+    game_id = await data.service.tables.game_of_link(link.token) if link is not None else None
     if link is not None and link.kind == "j":
         await _join(update, context, game_id, link.seat, tr)
         return
@@ -123,7 +123,7 @@ async def _join(
     who = sender(update)
     assert who is not None
     data = context.app_data
-    table = await data.service.load(game_id) if game_id is not None else None
+    table = await data.service.tables.load(game_id) if game_id is not None else None
     if table is None or game_id is None:
         reply(update, context, refusal_text(tr, Refusal.GAME_NOT_FOUND), quote=False)
         return
@@ -133,14 +133,14 @@ async def _join(
     if not member:
         reply(update, context, refusal_text(tr, Refusal.NOT_A_MEMBER), quote=False)
         return
-    out = await data.service.join_link(game_id, seat, who.user_id)
+    out = await data.service.lobby.join_link(game_id, seat, who.user_id)
     if isinstance(out.refusal, Refusal):
         reply(update, context, refusal_text(tr, out.refusal), quote=False)
         return
-    table = await data.service.load(game_id)
+    table = await data.service.tables.load(game_id)
     taken = table.seat_of(who.user_id) if table is not None else None
     if table is not None and taken is not None:
-        title = (await data.service.view_of(table)).title
+        title = (await data.service.tables.view_of(table)).title
         reply(update, context, messages.seated_via_link(tr, taken, title), quote=False)
     await data.driver.submit(out)
 
@@ -150,14 +150,14 @@ async def _about_table(context: Context, game_id: int, user_id: int, tr: Transla
     table, or one of a group the user is no member of: nothing of it is shown), empty for
     nothing (their hand or the offer to take their seat back follows)."""
     data = context.app_data
-    table = await data.service.load(game_id)
+    table = await data.service.tables.load(game_id)
     if table is None or table.is_private:
         return None
     seat = table.seat_of(user_id)
     played = seat is not None or any(s.former_user_id == user_id for s in table.row.seats)
     if not played and not await data.members.is_member(context.bot, table.row.chat_id, user_id):
         return None
-    title = (await data.service.view_of(table)).title
+    title = (await data.service.tables.view_of(table)).title
     if table.row.status is GameStatus.LOBBY:
         return messages.private_chat_open(tr, title, seated=seat is not None)
     if not table.is_open:
@@ -177,13 +177,13 @@ async def cmd_score(update: Update, context: Context) -> None:
     chat, _message, tr = got
     data = context.app_data
     private = chat.type == ChatType.PRIVATE
-    tables = await data.service.score_tables(chat.id, who.user_id, private)
+    tables = await data.service.people.score_tables(chat.id, who.user_id, private)
     if not tables:
         reply(update, context, refusal_text(tr, Refusal.NO_TABLE_HERE))
         return
     for table in tables:
         viewer = table.seat_of(who.user_id) if private else None
-        title = (await data.service.view_of(table)).title if private else ""
+        title = (await data.service.tables.view_of(table)).title if private else ""
         answer = await data.presenter.score_message(table, tr, viewer, picture=True, title=title)
         reply(update, context, answer)
 
@@ -197,7 +197,7 @@ async def cmd_stop(update: Update, context: Context) -> None:
         return
     chat, _message, tr = got
     data = context.app_data
-    table = await data.service.open_table_of_chat(chat.id)
+    table = await data.service.tables.open_table_of_chat(chat.id)
     if table is None:
         reply(update, context, refusal_text(tr, Refusal.NO_TABLE_HERE))
         return
@@ -239,7 +239,7 @@ async def cmd_rules(update: Update, context: Context) -> None:
     if got is None:
         return
     chat, _message, tr = got
-    table = await context.app_data.service.open_table_of_chat(chat.id)
+    table = await context.app_data.service.tables.open_table_of_chat(chat.id)
     settings = table.settings.rules if table is not None else Settings()
     reply(update, context, rules_text(tr, settings), quote=False)
 
@@ -265,7 +265,7 @@ async def moved_away(update: Update, context: Context, tr: Translator) -> bool:
     if chat is None or chat.type != ChatType.GROUP:
         return False
     data = context.app_data
-    new = await data.service.chat_moved(chat.id)
+    new = await data.service.people.chat_moved(chat.id)
     if new is None:
         return False
     data.presenter.outbox.migrate(chat.id, new)  # this worker may not have heard of it
@@ -296,7 +296,7 @@ async def follow_migration(context: Context, old_chat_id: int, new_chat_id: int)
     outbox's waiting calls, surfaces and budget), and the games move in storage, where every
     other worker reads it."""
     data = context.app_data
-    outs = await data.service.migrate_chat(old_chat_id, new_chat_id)  # storage first: the
+    outs = await data.service.people.migrate_chat(old_chat_id, new_chat_id)  # storage first: the
     data.presenter.outbox.migrate(old_chat_id, new_chat_id)  # table is recorded after it
     for out in outs:
         await data.driver.submit(out)
@@ -339,6 +339,6 @@ async def on_member_left(update: Update, context: Context) -> None:
     data = context.app_data
     for user_id in gone:
         data.members.forget(chat.id, user_id)
-        out = await data.service.member_left(chat.id, user_id)
+        out = await data.service.seats.member_left(chat.id, user_id)
         if out is not None:
             await data.driver.submit(out)

@@ -80,10 +80,10 @@ async def remember_user(update: Update, context: Context) -> None:
     if who is None or who.channel or (not who.anonymous and user is not None and user.is_bot):
         return
     service = context.app_data.service
-    await service.touch_user(who.user_id, who.name, who.language)
+    await service.people.touch_user(who.user_id, who.name, who.language)
     chat = update.effective_chat
     if chat is not None and chat.type == ChatType.PRIVATE and update.message is not None:
-        await service.user_started(who.user_id)
+        await service.people.user_started(who.user_id)
 
 
 def is_admin_check(

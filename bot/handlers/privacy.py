@@ -51,7 +51,7 @@ async def on_forget_button(update: Update, context: Context, tap: ForgetMe, tr: 
         return
     if tap.answer is ForgetAnswer.NO:
         text = messages.forget_cancelled(tr)
-    elif await data.service.forget_user(user.id) is None:
+    elif await data.service.people.forget_user(user.id) is None:
         text = messages.forget_done(tr)
     else:
         text = messages.forget_seated(tr)

@@ -46,7 +46,7 @@ async def on_rematch_button(
         async def is_member(uid: int) -> bool:
             return await data.members.is_member(context.bot, chat_id, uid)
 
-        out = await data.service.rematch(
+        out = await data.service.rematch.rematch(
             tap.game_id,
             tap.version,
             user_id,
@@ -55,7 +55,7 @@ async def on_rematch_button(
             is_member,
         )
     else:
-        out = await data.service.rematch_ready(tap.game_id, user_id, message.message_id)
+        out = await data.service.rematch.rematch_ready(tap.game_id, user_id, message.message_id)
     await _answer(update, context, tr, out)
     if out.ok and out.game_id is not None and (out.lobby or out.started):
         await data.driver.submit(out)

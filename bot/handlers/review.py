@@ -10,7 +10,6 @@ as a message once the computer pool has worked it out.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from concurrent.futures import BrokenExecutor
 
@@ -49,11 +48,11 @@ async def cmd_review(update: Update, context: Context) -> None:
         reply(update, context, review_in_group_text(tr))
         return
     data = context.app_data
-    game_id = await data.service.last_finished_game(who.user_id)
+    game_id = await data.service.review.last_finished_game(who.user_id)
     if game_id is None:
         reply(update, context, review_none_text(tr))
         return
-    ask = await data.service.ask_review(game_id, who.user_id)
+    ask = await data.service.review.ask_review(game_id, who.user_id)
     if ask.review is None:
         reply(update, context, _refusal(tr, ask))
         return
@@ -69,12 +68,12 @@ async def on_review_button(update: Update, context: Context, tap: Tap, tr: Trans
     assert query is not None
     data = context.app_data
     user_id = query.from_user.id
-    ask = await data.service.ask_review(tap.game_id, user_id)
+    ask = await data.service.review.ask_review(tap.game_id, user_id)
     if ask.review is None:
         text = _refusal(tr, ask)
         await answer_query(context, query, text, alert=True)
         return
-    if not await data.service.can_message(user_id):
+    if not await data.service.people.can_message(user_id):
         await answer_query(context, query, review_private_first_text(tr), alert=True)
         return
     await answer_query(context, query, review_wait_text(tr))
@@ -108,8 +107,7 @@ def _deliver(data: BotData, user_id: int, ask: ReviewAsk, tr: Translator, key: o
         text = review_text(tr, done, title=ask.title, players=ask.players)
         data.presenter.outbox.post(user_id, Content(text), dedupe=key)
 
-    spawn = data.service.spawn or asyncio.create_task
-    spawn(send())
+    data.service.spawn(send())
 
 
 __all__ = ["cmd_review", "on_review_button"]

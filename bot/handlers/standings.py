@@ -62,8 +62,8 @@ async def cmd_daily(update: Update, context: Context) -> None:
     data = context.app_data
     if chat.type != ChatType.PRIVATE:
         pointer = texts.daily_in_group(tr, data.presenter.start_link(texts.DAILY_LINK))
-        board = await data.service.board(
-            data.service.today(), who.user_id, chat_id=chat.id, title=chat.title or ""
+        board = await data.service.daily.board(
+            data.service.daily.today(), who.user_id, chat_id=chat.id, title=chat.title or ""
         )
         if not board.entries:
             reply(update, context, pointer)
@@ -84,7 +84,7 @@ async def start_daily(update: Update, context: Context, who: Sender, tr: Transla
     """Start (or show) today's daily for ``who`` in the private chat (``/daily``, the group's
     link)."""
     data = context.app_data
-    started = await data.service.start_daily(who.user_id, who.name)
+    started = await data.service.daily.start_daily(who.user_id, who.name)
     await _show_start(update, context, started, tr, who.user_id)
 
 
@@ -97,7 +97,7 @@ async def _show_start(
     match started.kind:
         case DailyStartKind.STARTED:
             assert started.entry is not None and started.outcome is not None
-            rounds = data.service.daily_config.rounds
+            rounds = data.service.daily.config.rounds
             text = texts.daily_started(tr, started.entry.day, rounds, ranked=started.entry.ranked)
             reply(update, context, text, quote=False)
             await data.driver.submit(started.outcome)
@@ -133,8 +133,8 @@ async def _top(
     alone when nobody has played in the period (or drawing failed)."""
     data = context.app_data
     service = data.service
-    lines = await service.group_standings(chat_id, period)
-    names = await service.names([s.user_id for s in lines])
+    lines = await service.stats.group_standings(chat_id, period)
+    names = await service.stats.names([s.user_id for s in lines])
     shown = texts.top_text(tr, title, period, lines, names)
     if not lines:
         return content(shown)
@@ -212,7 +212,7 @@ async def cmd_stats(update: Update, context: Context) -> None:
             return
         if person is not None and asked.sender_chat is None:
             target, fallback = person.id, person.full_name or person.username or ""
-    stats = await context.app_data.service.person_stats(target, chat.id if group else None)
+    stats = await context.app_data.service.stats.person_stats(target, chat.id if group else None)
     reply(update, context, texts.stats_text(tr, stats, fallback))
 
 
@@ -241,15 +241,15 @@ async def on_standings_button(
     if tap.action is DailyAction.AGAIN:
         await answer_query(context, query)
         name = (user.full_name or user.username or str(user.id))[:64]
-        started = await data.service.deal_daily(user.id, name)
+        started = await data.service.daily.deal_daily(user.id, name)
         await _show_start(update, context, started, tr, user.id)
         return
     hidden = tap.action is DailyAction.HIDE
-    await data.service.set_board_hidden(user.id, hidden)
+    await data.service.daily.set_board_hidden(user.id, hidden)
     await answer_query(context, query, texts.board_visibility(tr, hidden=hidden))
     entries = await data.service.repo.daily_entries(user_id=user.id)
     if message is not None and entries:
-        summary = await data.service.daily_summary(entries[-1])
+        summary = await data.service.daily.daily_summary(entries[-1])
         _replace(data, message, await daily_answer(data, tr, summary))
 
 
@@ -271,11 +271,11 @@ async def daily_ended(data: BotData, game_id: int) -> None:
     (a picture, :func:`daily_answer`) in the player's private chat (the player's language);
     never raises."""
     try:
-        summary = await data.service.daily_summary_of_game(game_id)
+        summary = await data.service.daily.daily_summary_of_game(game_id)
         if summary is None:
             return
         user_id = summary.entry.user_id
-        language = await data.service.reader_language(user_id, user_id, None, private=True)
+        language = await data.service.people.reader_language(user_id, user_id, None, private=True)
         tr = get_translator(language)
         if summary.result is None or summary.result.status is GameStatus.ABANDONED:
             shown = Content(texts.daily_stopped(tr, summary.entry.day))

@@ -6,11 +6,12 @@ that they are still members of the group. No Telegram calls and no text."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import reader_language
-from bot.service.core import ServiceCore
-from storage import GameStatus, SeatKind
+from bot.service.core import Tables
+from storage import GameStatus, Repository, SeatKind
 
 ALERT_EVERY = 3600.0
 """Seconds between two "a fourth wanted" messages to one person (at most one an hour)."""
@@ -38,9 +39,19 @@ class LobbyCall:
     people: tuple[tuple[int, str], ...]
 
 
-class AlertOps(ServiceCore):
-    """Who wants to hear of a table that needs a player (see the module docstring and
-    :class:`bot.service.GameService`)."""
+class AlertService:
+    """Who wants to hear of a table that needs a player (module docstring).
+
+    Args:
+        tables: the tables (loading, link tokens).
+        repo: the storage repository (the wishes, the hourly claims).
+        clock: UTC epoch seconds.
+    """
+
+    def __init__(self, tables: Tables, repo: Repository, *, clock: Callable[[], float]) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.clock = clock
 
     async def toggle_table_alert(
         self, chat_id: int, user_id: int, chat: tuple[str, str | None] | None = None
@@ -61,7 +72,7 @@ class AlertOps(ServiceCore):
     async def lobby_call(self, game_id: int) -> LobbyCall | None:
         """The group lobby ``game_id`` as it waits for players, with those who asked to hear
         of it; None when it is no group lobby, has no empty seat or nobody to tell."""
-        table = await self.load(game_id)
+        table = await self.tables.load(game_id)
         if table is None or table.is_private or table.row.status is not GameStatus.LOBBY:
             return None
         free = tuple(s.index for s in table.row.seats if s.kind is SeatKind.EMPTY)
@@ -83,7 +94,9 @@ class AlertOps(ServiceCore):
         if not people:
             return None
         title = (chat.title or "") if chat is not None else ""
-        return LobbyCall(game_id, row.chat_id, title, free, await self.link_token(game_id), people)
+        return LobbyCall(
+            game_id, row.chat_id, title, free, await self.tables.link_token(game_id), people
+        )
 
     async def claim_alert(self, user_id: int) -> bool:
         """Claim the one message an hour ``user_id`` may get (True: send it now)."""

@@ -1,6 +1,7 @@
-"""The core every concern of the game service builds on: loading a table (replayed once, then
-kept in memory), the per-game lock, the one compare-and-set write of play with its turn timer,
-and the view the presenter reads (``docs/design.md`` §3, §5).
+"""The core every service builds on, :class:`Tables`: loading a table (replayed once, then kept
+in memory), the per-game lock, the compare-and-set writes of play with its turn timer (a move,
+the deal, the end of a table), the view the presenter reads and the records of its message ids
+(``docs/design.md`` §3, §5).
 
 No Telegram calls and no text: callers get :class:`~bot.outcome.Outcome` values.
 """
@@ -9,13 +10,12 @@ from __future__ import annotations
 
 import inspect
 import json
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.computer import ComputerPlayers
 from bot.i18n import DEFAULT_LANGUAGE, reader_language, resolve_language
 from bot.keyed import KeyedLocks, LruDict
 from bot.outcome import Outcome
@@ -31,8 +31,12 @@ from engine.round import Phase
 from storage import Game, GameStatus, MessageRef, Repository, SeatKind, TurnTimer
 
 Scheduler = Callable[[int, int, float], Awaitable[object] | None]
-"""``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then (a
+"""``schedule(game_id, version, at_epoch)``: wake the timer service's ``timer_fired`` then (a
 JobQueue job in this process, or the wake time stored for every worker's sweep)."""
+
+Ended = Callable[[int], Awaitable[None]]
+"""Called with a game's id right after its last write (finished or abandoned; lock held): the
+statistics record it (:meth:`bot.service.stats.StatsService.record_ended`); never raises."""
 
 GAME_CACHE = 512
 """Open games whose engine state is kept in memory (the least recently used is replayed from
@@ -42,43 +46,67 @@ REMINDER_LEAD = 20
 """Seconds before the deadline at which the player is reminded (at most half the turn time)."""
 
 
-class ServiceCore:
-    """State and helpers shared by the service's concerns (see :class:`bot.service.GameService`).
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """How many tables may be open and how long a lobby waits (``bot.config``).
+
+    Attributes:
+        per_creator: open group tables one person may have opened (lobbies and running games).
+        total: open tables of the whole bot (group and private tables, dailies included);
+            ``/klaverjas`` beyond it is refused until one ends.
+        lobby_idle: seconds after its last change at which a lobby nobody started closes
+            itself (the group is told).
+    """
+
+    per_creator: int = 3
+    total: int = 500
+    lobby_idle: float = 1800.0
+
+
+IsAdmin = Callable[[], Awaitable[bool]]
+"""Asks Telegram (lazily, only when a permission depends on it) whether the tapper is an admin
+of the chat."""
+
+
+class Tables:
+    """The tables every service works on: the per-game lock, loading (with the cache of open
+    games' engine states), the writes of play with their turn timers, the presenter's view
+    and the records of its message ids. Built once by :class:`bot.service.GameService` and
+    handed to every service that needs it.
 
     Args:
         repo: the storage repository.
-        computers: the computer-player runner.
-        default_timeout: turn time of new tables in seconds (0: none).
-        default_language: the bot's language when nothing else decides (``bot.i18n``).
         clock: UTC epoch seconds (injectable for tests).
-        seeds: source of new game seeds (injectable for tests).
+        default_language: the bot's language when nothing else decides (``bot.i18n``).
+        scheduler: wakes the timer service for a game's version at a time (None: nowhere).
+        computer_watch: seconds after which a computer's pending turn counts as a timer (0:
+            never). Set when several workers share the database: a worker that dies between
+            a human's move and the computers' leaves that timer for another worker to run.
+        ended: called right after a game's last write (the statistics record it).
     """
 
     def __init__(
         self,
         repo: Repository,
-        computers: ComputerPlayers,
         *,
-        default_timeout: int = 60,
-        default_language: str = DEFAULT_LANGUAGE,
         clock: Callable[[], float] = time.time,
-        seeds: Callable[[], int] | None = None,
+        default_language: str = DEFAULT_LANGUAGE,
+        scheduler: Scheduler | None = None,
+        computer_watch: float = 0.0,
+        ended: Ended | None = None,
     ) -> None:
         self.repo = repo
-        self.computers = computers
-        self.default_timeout = default_timeout
-        self.default_language = default_language
         self.clock = clock
-        self._seeds = seeds or (lambda: random.SystemRandom().getrandbits(62))
-        self._locks: KeyedLocks[int] = KeyedLocks()
-        self._cache: LruDict[int, tuple[int, GameState]] = LruDict(GAME_CACHE)
+        self.default_language = default_language
+        self.scheduler = scheduler
+        self.computer_watch = computer_watch
+        self._ended = ended
+        self.locks: KeyedLocks[int] = KeyedLocks()
+        self.cache: LruDict[int, tuple[int, GameState]] = LruDict(GAME_CACHE)
         """game → (actions, engine state) of open games only, the most recently used
         :data:`GAME_CACHE` (a finished game is dropped at its end and never cached again)."""
-        self.scheduler: Scheduler | None = None
-        self.computer_watch = 0.0
-        """Seconds after which a computer's pending turn counts as a timer (0: never). Set
-        when several workers share the database: a worker that dies between a human's move
-        and the computers' leaves that timer for another worker to run."""
+        self._ranked: dict[int, bool] = {}
+        """daily game → whether it is the ranked attempt (:meth:`tips_on`), while it runs."""
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -88,11 +116,11 @@ class ServiceCore:
         repository's lock across processes (:meth:`storage.Repository.game_lock`; several
         workers on one PostgreSQL). The lock is dropped once nobody holds or
         awaits it (:class:`bot.keyed.KeyedLocks`)."""
-        async with self._locks(game_id), self.repo.game_lock(game_id):
+        async with self.locks(game_id), self.repo.game_lock(game_id):
             yield
 
-    async def _arm(self, game_id: int, version: int, at: float) -> None:
-        """Have the scheduler wake :meth:`timer_fired` for ``version`` at ``at``."""
+    async def arm(self, game_id: int, version: int, at: float) -> None:
+        """Have the scheduler wake the timer service for ``version`` at ``at``."""
         if self.scheduler is not None:
             armed = self.scheduler(game_id, version, at)
             if inspect.isawaitable(armed):
@@ -101,14 +129,14 @@ class ServiceCore:
     async def load(self, game_id: int) -> Table | None:
         """The game with its engine state, or None."""
         row = await self.repo.get_game(game_id)
-        return await self._table(row) if row is not None else None
+        return await self.table(row) if row is not None else None
 
     async def open_table_of_chat(self, chat_id: int) -> Table | None:
         """The chat's lobby or running game."""
         row = await self.repo.open_game_of_chat(chat_id)
-        return await self._table(row) if row is not None else None
+        return await self.table(row) if row is not None else None
 
-    async def _table(self, row: Game) -> Table:
+    async def table(self, row: Game) -> Table:
         """The engine state of a stored row: replayed from the log once, then kept in memory
         while the game runs (keyed by the number of actions, so a newer row replays again).
         A game that is over is replayed on every load and never cached (an old game's link
@@ -116,19 +144,26 @@ class ServiceCore:
         settings = TableSettings.from_json(row.settings)
         if row.snapshot in (None, "{}"):  # never left the lobby
             return Table(row, settings, None)
-        cached = self._cache.get(row.game_id) if row.status.is_open else None
+        cached = self.cache.get(row.game_id) if row.status.is_open else None
         if cached is not None and cached[0] == row.action_count:
             return Table(row, settings, cached[1])
         actions = await self.repo.get_actions(row.game_id)
         state = replay_actions(settings.rules, row.seed, actions)
         if row.status.is_open:
-            self._cache.put(row.game_id, (row.action_count, state))
+            self.cache.put(row.game_id, (row.action_count, state))
         return Table(row, settings, state)
 
-    def _forget(self, game_id: int) -> None:
-        """Drop the in-memory state of a game that ended (keeps memory flat over time);
-        the concerns that keep more per game extend it."""
-        self._cache.pop(game_id)
+    def forget(self, game_id: int) -> None:
+        """Drop the in-memory state of a game that ended (keeps memory flat over time)."""
+        self.cache.pop(game_id)
+        self._ranked.pop(game_id, None)
+
+    async def games_of(self, user_id: int) -> list[int]:
+        """The running games where ``user_id`` plays a seat, or may take one back from the
+        computer (``/start`` sends them their hands and offers again)."""
+        playing = await self.repo.games_of_user(user_id)
+        left = await self.repo.games_left_by(user_id)
+        return sorted({g.game_id for g in (*playing, *left)})
 
     # --- the presenter's view and its message ids ------------------------------------------
 
@@ -207,7 +242,7 @@ class ServiceCore:
 
     # --- writing -----------------------------------------------------------------------------
 
-    async def _commit(
+    async def commit(
         self,
         table: Table,
         state: GameState,
@@ -222,7 +257,7 @@ class ServiceCore:
             StaleVersion: another process wrote the game first (nothing was saved).
         """
         status = GameStatus.FINISHED if state.is_over else GameStatus.ACTIVE
-        timer = None if state.is_over else self._timer_for(table, state)
+        timer = None if state.is_over else self.timer_for(table, state)
         version = await self.repo.append_actions(
             table.game_id,
             table.version,
@@ -233,25 +268,87 @@ class ServiceCore:
             now=self.clock(),
             timeouts=timeouts,
         )
-        self._cache.put(table.game_id, (table.row.action_count + len(actions), state))
+        self.cache.put(table.game_id, (table.row.action_count + len(actions), state))
         out.ended = out.ended or state.is_over
         if state.is_over:
-            self._forget(table.game_id)
-            await self._ended(table.game_id)
+            self.forget(table.game_id)
+            await self._end(table.game_id)
         if timer is not None:
-            await self._arm(table.game_id, version, self._wake_at(timer, table.settings))
+            await self.arm(table.game_id, version, self.wake_at(timer, table.settings))
 
-    async def _ended(self, game_id: int) -> None:
-        """A game just finished or was abandoned (its last write is stored; lock held). The
-        statistics concern records it (:class:`~bot.service.stats.StatsOps`); never
-        raises."""
+    async def _end(self, game_id: int) -> None:
+        """A game just finished or was abandoned (its last write is stored; lock held): the
+        ``ended`` callback (the statistics record it)."""
+        if self._ended is not None:
+            await self._ended(game_id)
+
+    async def start(self, table: Table) -> Outcome:
+        """Deal the first round (lock held); a group's next table starts with these
+        settings."""
+        if not table.is_private:
+            defaults = replace(table.settings, session=None).to_json()  # no rematch's session
+            await self.repo.set_chat_defaults(table.row.chat_id, defaults, now=self.clock())
+        state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
+        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
+        await self.commit(table, state, [], out)
+        return out
+
+    async def abandon(self, table: Table, user_id: int | None) -> Outcome:
+        """End an open table (lock held); ``user_id``: who ended it (None: the bot).
+
+        Raises:
+            StaleVersion: another process wrote the game first.
+        """
+        await self.repo.append_actions(
+            table.game_id,
+            table.version,
+            [],
+            snapshot=table.row.snapshot or "{}",
+            status=GameStatus.ABANDONED,
+            timer=None,
+            now=self.clock(),
+        )
+        self.forget(table.game_id)
+        await self._end(table.game_id)
+        return Outcome(
+            game_id=table.game_id,
+            stopped=True,
+            ended=True,
+            changed=True,
+            lobby=table.row.status is GameStatus.LOBBY,
+            actor=user_id,
+        )
+
+    async def retime(self, table: Table, out: Outcome) -> Table:
+        """After a seat changed hands (lock held): keep the running turn timer when it still
+        waits for the right seat (re-armed at the new version), else store the one the table
+        needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
+        assert table.state is not None
+        stored, wanted = table.row.timer, self.timer_for(table, table.state)
+        if stored is not None and wanted is not None and stored.seat == wanted.seat:
+            await self.arm(table.game_id, table.version, self.wake_at(stored, table.settings))
+            return table
+        if stored is None and wanted is None:
+            return table
+        await self.commit(table, table.state, [], out)
+        fresh = await self.load(table.game_id)
+        assert fresh is not None
+        return fresh
 
     async def tips_on(self, table: Table) -> bool:
         """Whether ``table``'s players get the tip button (💡): in a solo game (one
         person, the rest computers: the private table, or a group table where nobody else
         ever sat), and in a group game with several people only when its ``tips`` setting is
-        on. A daily decides otherwise (:class:`~bot.service.daily.DailyOps`: never in a
-        ranked attempt)."""
+        on. A daily has it in an unranked attempt only, never in the ranked one (the first
+        of the day, whose result goes on the board)."""
+        if table.settings.daily is not None:
+            ranked = self._ranked.get(table.game_id)
+            if ranked is None:
+                entry = await self.repo.daily_entry(table.game_id)
+                ranked = entry is None or entry.ranked  # unknown: as ranked (no tips)
+                if entry is not None:
+                    self._ranked[table.game_id] = ranked
+            return not ranked
         if table.is_private:
             return True
         people = {
@@ -259,13 +356,7 @@ class ServiceCore:
         }
         return len(people) <= 1 or table.settings.tips
 
-    def computer_kind(self, table: Table) -> tuple[str | None, bool]:
-        """``(level, deterministic)`` of ``table``'s computer players: the pool's level and
-        its clocked budget (``(None, False)``); the daily's differ
-        (:class:`~bot.service.daily.DailyOps`)."""
-        return None, False
-
-    def _timer_for(self, table: Table, state: GameState) -> TurnTimer | None:
+    def timer_for(self, table: Table, state: GameState) -> TurnTimer | None:
         """The turn timer ``state`` needs at ``table`` (None: nobody human is awaited, or the
         table has no turn time)."""
         to_act = state.to_act
@@ -279,14 +370,14 @@ class ServiceCore:
             if waiting or self.computer_watch <= 0:
                 return None
             # A watch, not a turn time: no reminder; any worker runs the computers when the
-            # one that should have did not (it died), see timer_fired.
+            # one that should have did not (it died), see the timer service's timer_fired.
             return TurnTimer(self.clock() + self.computer_watch, int(to_act), reminded=True)
         if timeout <= 0:
             return None
         return TurnTimer(self.clock() + timeout, int(to_act))
 
     @staticmethod
-    def _wake_at(timer: TurnTimer, settings: TableSettings) -> float:
+    def wake_at(timer: TurnTimer, settings: TableSettings) -> float:
         """When the timer's job should run next: the reminder first, then the deadline."""
         lead = min(REMINDER_LEAD, settings.turn_timeout / 2)
         return timer.deadline_at if timer.reminded else timer.deadline_at - lead

@@ -1,7 +1,8 @@
 """The daily deal (rules in :mod:`bot.daily`): ``/daily`` starts today's attempt in
 the player's private chat, the computers of a daily decide by a fixed node budget and the
-day's seed (:meth:`DailyOps.computer_kind`), the day's par is computed once in the background
-through the computer pool, and the result, place and board are read from the records.
+day's seed (:meth:`bot.service.play.PlayService.computer_kind`), the day's par is computed
+once in the background through the computer pool, and the result, place and board are read
+from the records.
 
 A daily left open when its day ends can still be finished; it is then not on that day's board
 (it ended after the day did). A ``/daily`` on a later day stops such a leftover (it counts as
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from bot.computer import ComputerPlayers
 from bot.daily import (
     BOARD_SIZE,
     SECRET_KEY,
@@ -31,16 +33,15 @@ from bot.daily import (
     ranked_board,
 )
 from bot.outcome import Outcome
-from bot.service.lobby import LobbyOps
+from bot.service.core import Tables
 from bot.service.play import computer_seed
-from bot.service.stats import StatsOps
-from bot.tables import Table, TableSettings
+from bot.tables import TableSettings
 from engine.actions import Action, ClaimRoem
 from engine.cards import SEATS, Team
 from engine.game import GameState
 from engine.observe import observe
 from engine.record import replay_actions
-from storage import GameStatus, OpenGameExists
+from storage import GameStatus, OpenGameExists, Repository
 from storage.stats_rows import DailyEntry, DailyPar, DailyResult, PlayerResult
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class DailySummary:
 
 @dataclass(slots=True)
 class DailyStart:
-    """What :meth:`DailyOps.start_daily` did (``kind``), with what to show.
+    """What :meth:`DailyService.start_daily` did (``kind``), with what to show.
 
     Attributes:
         kind: see :class:`DailyStartKind`.
@@ -137,53 +138,50 @@ class DailyStart:
     stopped: Outcome | None = None
 
 
-class DailyOps(StatsOps, LobbyOps):
-    """The daily deal (see the module docstring and :class:`bot.service.GameService`).
+class DailyService:
+    """The daily deal (module docstring).
 
-    ``daily_config``: the operator's settings; ``spawn``: starts background work (the
-    application's task factory), set by the app."""
+    Args:
+        tables: the tables (the lock, loading, the deal, stopping a leftover).
+        repo: the storage repository.
+        computers: the computer pool that plays the day's par.
+        clock: UTC epoch seconds.
+        config: the operator's settings of the daily.
+        spawn: starts background work (the application's task factory; None: a plain task).
+    """
 
-    daily_config: DailyConfig = DailyConfig()
-    spawn: Spawn | None = None
-
-    def computer_kind(self, table: Table) -> tuple[str | None, bool]:
-        """A daily's computers: the daily's level, deterministic (node budget, no clock)."""
-        if table.settings.daily is not None:
-            return self.daily_config.level, True
-        return super().computer_kind(table)
-
-    def _forget(self, game_id: int) -> None:
-        """Also forget whether the ended game was a ranked attempt."""
-        super()._forget(game_id)
-        self.__dict__.get("_ranked", {}).pop(game_id, None)
-
-    async def tips_on(self, table: Table) -> bool:
-        """A daily has the tip button in an unranked attempt only, never in the
-        ranked one (the first of the day, whose result goes on the board)."""
-        if table.settings.daily is None:
-            return await super().tips_on(table)
-        known: dict[int, bool] = self.__dict__.setdefault("_ranked", {})
-        ranked = known.get(table.game_id)
-        if ranked is None:
-            entry = await self.repo.daily_entry(table.game_id)
-            ranked = entry is None or entry.ranked  # unknown: as ranked (no tips)
-            if entry is not None:
-                known[table.game_id] = ranked
-        return not ranked
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        computers: ComputerPlayers,
+        *,
+        clock: Callable[[], float],
+        config: DailyConfig,
+        spawn: Spawn | None = None,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.computers = computers
+        self.clock = clock
+        self.config = config
+        self.spawn: Spawn = spawn or asyncio.create_task
+        self._par_tasks: dict[str, asyncio.Task[None]] = {}
+        """The day's par being computed (finished ones are dropped as new ones start)."""
 
     def today(self) -> str:
         """Today's day in the daily's time zone."""
-        return day_of(self.clock(), self.daily_config.timezone)
+        return day_of(self.clock(), self.config.timezone)
 
     async def daily_secret(self) -> str:
         """``DAILY_SECRET``, else the one drawn on first use and stored."""
-        if self.daily_config.secret:
-            return self.daily_config.secret
+        if self.config.secret:
+            return self.config.secret
         return await self.repo.bot_value(SECRET_KEY, secrets.token_hex(32), now=self.clock())
 
     async def daily_deal(self, day: str) -> tuple[TableSettings, int]:
         """The table settings and the deal seed of ``day``'s daily."""
-        return self.daily_config.settings(day), daily_seed(await self.daily_secret(), day)
+        return self.config.settings(day), daily_seed(await self.daily_secret(), day)
 
     # --- starting ----------------------------------------------------------------------------
 
@@ -195,16 +193,16 @@ class DailyOps(StatsOps, LobbyOps):
         stopped: Outcome | None = None
         open_row = await self.repo.open_game_of_chat(user_id)
         if open_row is not None:
-            table = await self._table(open_row)
+            table = await self.tables.table(open_row)
             if table.settings.daily is None:
                 return DailyStart(DailyStartKind.OTHER_GAME, entry=None)
             entry = await self.repo.daily_entry(open_row.game_id)
             if table.settings.daily == day:
                 return DailyStart(DailyStartKind.RUNNING, entry=entry)
-            async with self.lock(open_row.game_id):  # yesterday's leftover: stop it
-                fresh = await self.load(open_row.game_id)
+            async with self.tables.lock(open_row.game_id):  # yesterday's leftover: stop it
+                fresh = await self.tables.load(open_row.game_id)
                 if fresh is not None and fresh.is_open:
-                    stopped = await self._abandon(fresh, None)
+                    stopped = await self.tables.abandon(fresh, None)
             stopped_day = table.settings.daily
         ranked = [e for e in await self.repo.daily_entries(user_id=user_id, day=day) if e.ranked]
         if ranked and not ranked[0].status.is_open and stopped_day is None:
@@ -221,7 +219,7 @@ class DailyOps(StatsOps, LobbyOps):
         the day), and have the par computed if it is not yet."""
         now, day = self.clock(), self.today()
         settings, seed = await self.daily_deal(day)
-        _, ends = day_bounds(day, self.daily_config.timezone)
+        _, ends = day_bounds(day, self.config.timezone)
         await self.repo.upsert_chat(user_id, "private", None, now=now)
         try:
             row, entry = await self.repo.create_daily_game(
@@ -236,21 +234,20 @@ class DailyOps(StatsOps, LobbyOps):
         except OpenGameExists:
             return DailyStart(DailyStartKind.OTHER_GAME)
         self.start_par(day)
-        async with self.lock(row.game_id):
-            out = await self._start(await self._table(row))
+        async with self.tables.lock(row.game_id):
+            out = await self.tables.start(await self.tables.table(row))
         return DailyStart(DailyStartKind.STARTED, out, entry, stopped_day=stopped_day)
 
     # --- the par -------------------------------------------------------------------------------
 
     def start_par(self, day: str) -> None:
         """Compute ``day``'s par in the background unless it is stored or being computed."""
-        tasks: dict[str, asyncio.Task[None]] = self.__dict__.setdefault("_par_tasks", {})
+        tasks = self._par_tasks
         if day in tasks and not tasks[day].done():
             return
         for done in [d for d, task in tasks.items() if task.done()]:  # keeps the dict small
             del tasks[done]
-        spawn = self.spawn or asyncio.create_task
-        tasks[day] = spawn(self._par_task(day))
+        tasks[day] = self.spawn(self._par_task(day))
 
     async def _par_task(self, day: str) -> None:
         try:
@@ -266,7 +263,7 @@ class DailyOps(StatsOps, LobbyOps):
         if stored is not None:
             return stored
         settings, seed = await self.daily_deal(day)
-        level = self.daily_config.level
+        level = self.config.level
         state = GameState.new(settings.rules, seed)
         while not state.is_over:
             claim = next(

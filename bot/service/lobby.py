@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, assert_never
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
-from bot.service.seats import SeatOps
+from bot.service.core import IsAdmin, TableLimits, Tables
+from bot.service.rematch import RematchService, rematch_refusal, waiting_seats
 from bot.tables import PRESET_CYCLE, TARGET_CHOICES, TIMEOUT_CHOICES, Table, TableSettings
 from bot.taps import (
     Cancel,
@@ -23,7 +24,6 @@ from bot.taps import (
     Start,
 )
 from engine.errors import SettingsError
-from engine.game import GameState
 from engine.settings import PRESETS, Settings, Variant
 from storage import (
     ChatMoved,
@@ -31,38 +31,43 @@ from storage import (
     NotFound,
     Occupant,
     OpenGameExists,
+    Repository,
     SeatKind,
     StaleVersion,
 )
 
 
-@dataclass(frozen=True, slots=True)
-class TableLimits:
-    """How many tables may be open and how long a lobby waits (``bot.config``).
+class LobbyService:
+    """Opening tables and the lobby (module docstring).
 
-    Attributes:
-        per_creator: open group tables one person may have opened (lobbies and running games).
-        total: open tables of the whole bot (group and private tables, dailies included);
-            ``/klaverjas`` beyond it is refused until one ends.
-        lobby_idle: seconds after its last change at which a lobby nobody started closes
-            itself (the group is told).
+    Args:
+        tables: the tables (the lock, loading, the deal, the end of a lobby, timers).
+        repo: the storage repository.
+        rematch: a rematch lobby's own rules (its confirmation timer).
+        clock: UTC epoch seconds.
+        seeds: source of new game seeds.
+        limits: the caps on open tables and the lobby's idle time (``bot.config``).
+        default_timeout: turn time of new tables in seconds (0: none).
     """
 
-    per_creator: int = 3
-    total: int = 500
-    lobby_idle: float = 1800.0
-
-
-IsAdmin = Callable[[], Awaitable[bool]]
-"""Asks Telegram (lazily, only when a permission depends on it) whether the tapper is an admin
-of the chat."""
-
-
-class LobbyOps(SeatOps):
-    """Opening tables and the lobby (see :class:`bot.service.GameService`); ``limits``: the
-    caps on open tables and the lobby's idle time (set by the app)."""
-
-    limits: TableLimits = TableLimits()
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        rematch: RematchService,
+        *,
+        clock: Callable[[], float],
+        seeds: Callable[[], int],
+        limits: TableLimits,
+        default_timeout: int = 60,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.rematch = rematch
+        self.clock = clock
+        self.seeds = seeds
+        self.limits = limits
+        self.default_timeout = default_timeout
 
     async def open_table(
         self,
@@ -131,16 +136,16 @@ class LobbyOps(SeatOps):
                     Occupant.computer("W"),
                 ]
                 row = await self.repo.create_game(
-                    chat_id, user_id, solo.to_json(), self._seeds(), now=now, seats=seats
+                    chat_id, user_id, solo.to_json(), self.seeds(), now=now, seats=seats
                 )
-                async with self.lock(row.game_id):
-                    return await self._start(await self._table(row))
+                async with self.tables.lock(row.game_id):
+                    return await self.tables.start(await self.tables.table(row))
             row = await self.repo.create_game(
-                chat_id, user_id, settings.to_json(), self._seeds(), now=now, thread_id=thread_id
+                chat_id, user_id, settings.to_json(), self.seeds(), now=now, thread_id=thread_id
             )
         except OpenGameExists as exc:  # two /klaverjas at the same moment
             return refused(Refusal.TABLE_EXISTS, exc.game_id)
-        await self._arm(row.game_id, row.version, now + self.limits.lobby_idle)
+        await self.tables.arm(row.game_id, row.version, now + self.limits.lobby_idle)
         return Outcome(game_id=row.game_id, lobby=True)
 
     def _defaults(self, stored: str | None) -> TableSettings:
@@ -166,8 +171,8 @@ class LobbyOps(SeatOps):
         """A lobby button (:data:`bot.taps.LobbyPayload`). Seat taps are judged on the lobby
         as it is now (a group fills a table in a rush); start, cancel and settings need the
         lobby the tapper saw (``version``), else ``STALE_BUTTON``."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return refused(Refusal.GAME_NOT_FOUND)
             if table.row.status is not GameStatus.LOBBY:
@@ -187,6 +192,9 @@ class LobbyOps(SeatOps):
     async def _lobby(
         self, table: Table, user_id: int, tap: LobbyPayload, is_admin: IsAdmin
     ) -> Outcome:
+        refusal = rematch_refusal(table, tap)
+        if refusal is not None:
+            return refusal
         gid, now = table.game_id, self.clock()
         seat = table.seat_of(user_id)
 
@@ -220,11 +228,11 @@ class LobbyOps(SeatOps):
                     return refused(Refusal.NEED_FOUR_PLAYERS, gid)
                 if not table.humans():  # four computers: only the private practice table
                     return refused(Refusal.NEED_A_PERSON, gid)
-                return await self._start(table)
+                return await self.tables.start(table)
             case Cancel():
                 if not await may_manage():
                     return refused(Refusal.CREATOR_OR_ADMIN_ONLY, gid)
-                return await self._abandon(table, user_id)
+                return await self.tables.abandon(table, user_id)
             case _:
                 assert_never(tap)
 
@@ -232,16 +240,19 @@ class LobbyOps(SeatOps):
         """The lobby's timer woke (lock held): a lobby unchanged for
         :attr:`TableLimits.lobby_idle` seconds is closed by the bot (the outcome's
         ``details["idle_minutes"]`` for the group's message); a younger one sets its timer
-        for the rest. Anything else than a lobby: nothing happens."""
+        for the rest. Anything else than a lobby: nothing happens. A rematch lobby still
+        waiting for players: :meth:`~bot.service.rematch.RematchService.close_waiting`."""
         gid = table.game_id
         if table.row.status is not GameStatus.LOBBY:
             return Outcome(game_id=gid)
+        if table.settings.session is not None and waiting_seats(table):
+            return await self.rematch.close_waiting(table)
         due = table.row.updated_at + self.limits.lobby_idle
         if self.clock() < due - 0.05:
-            await self._arm(gid, table.version, due)
+            await self.tables.arm(gid, table.version, due)
             return Outcome(game_id=gid)
         try:
-            out = await self._abandon(table, None)
+            out = await self.tables.abandon(table, None)
         except StaleVersion:  # changed meanwhile: its next timer decides
             return Outcome(game_id=gid)
         out.details["idle_minutes"] = max(1, round(self.limits.lobby_idle / 60))
@@ -259,7 +270,7 @@ class LobbyOps(SeatOps):
             return refused(Refusal.SEAT_TAKEN, gid)
         user = await self.repo.get_user(user_id)
         if user is None or not user.can_message:
-            link = DeepLink("j", await self.link_token(gid), target)
+            link = DeepLink("j", await self.tables.link_token(gid), target)
             return Outcome(game_id=gid, url=link.encode())
         changes = {target: Occupant.human(user_id, user.display_name)}
         if seat is not None:
@@ -290,8 +301,8 @@ class LobbyOps(SeatOps):
         """``/start j<token>_<seat>``: the user opened the private chat from a seat button of
         game ``game_id`` (found by its link token; the caller checked that they are a member
         of its group) and takes seat ``wanted`` (or the first free one)."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None or not table.is_open:
                 return refused(Refusal.GAME_NOT_FOUND)
             gid = table.game_id
@@ -318,17 +329,6 @@ class LobbyOps(SeatOps):
                 details={"seat": target},
                 notices=[Notice(NoticeKind.SEATED, target)],
             )
-
-    async def _start(self, table: Table) -> Outcome:
-        """Deal the first round (lock held); a group's next table starts with these
-        settings."""
-        if not table.is_private:
-            defaults = replace(table.settings, session=None).to_json()  # no rematch's session
-            await self.repo.set_chat_defaults(table.row.chat_id, defaults, now=self.clock())
-        state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
-        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
-        await self._commit(table, state, [], out)
-        return out
 
 
 def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:

@@ -4,15 +4,17 @@ which tables a reader's commands are about."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.i18n import reader_language, resolve_language
 from bot.outcome import Outcome
-from bot.service.seats import SeatOps
+from bot.service.core import Tables
 from bot.tables import Table
 from storage import (
     ChatMoved,
     GameStatus,
     OpenGameExists,
+    Repository,
     StaleVersion,
     UserSeated,
     WrongStatus,
@@ -22,8 +24,28 @@ from storage.rows import new_anonymous_id
 log = logging.getLogger(__name__)
 
 
-class PeopleOps(SeatOps):
-    """Users, chats and their languages (see :class:`bot.service.GameService`)."""
+class PeopleService:
+    """Users, chats and their languages (module docstring).
+
+    Args:
+        tables: the tables (a lobby giving way to a migration, ``/score``'s tables).
+        repo: the storage repository.
+        clock: UTC epoch seconds.
+        default_language: the bot's language when nothing else decides (``bot.i18n``).
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        *,
+        clock: Callable[[], float],
+        default_language: str,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.clock = clock
+        self.default_language = default_language
 
     async def touch_user(self, user_id: int, name: str, language: str | None) -> None:
         """Record a user's Telegram facts (a no-op write when nothing changed)."""
@@ -145,12 +167,12 @@ class PeopleOps(SeatOps):
             row = await self.repo.open_game_of_chat(chat_id)
             if row is None or row.status is not GameStatus.LOBBY:
                 continue
-            async with self.lock(row.game_id):
-                table = await self.load(row.game_id)
+            async with self.tables.lock(row.game_id):
+                table = await self.tables.load(row.game_id)
                 if table is None or table.row.status is not GameStatus.LOBBY:
                     continue
                 try:
-                    return [await self._abandon(table, None)]
+                    return [await self.tables.abandon(table, None)]
                 except (StaleVersion, WrongStatus):  # changed meanwhile: the retry decides
                     return []
         return []
@@ -169,17 +191,10 @@ class PeopleOps(SeatOps):
         the user's running games elsewhere; else the chat's most recent (finished) game."""
         row = await self.repo.open_game_of_chat(chat_id)
         if row is not None:
-            return [await self._table(row)]
+            return [await self.tables.table(row)]
         if private and user_id is not None:
             rows = await self.repo.games_of_user(user_id)
             if rows:
-                return [await self._table(r) for r in rows]
+                return [await self.tables.table(r) for r in rows]
         latest = await self.repo.latest_game_of_chat(chat_id)
-        return [await self._table(latest)] if latest is not None else []
-
-    async def games_of(self, user_id: int) -> list[int]:
-        """The running games where ``user_id`` plays a seat, or may take one back from the
-        computer (``/start`` sends them their hands and offers again)."""
-        playing = await self.repo.games_of_user(user_id)
-        left = await self.repo.games_left_by(user_id)
-        return sorted({g.game_id for g in (*playing, *left)})
+        return [await self.tables.table(latest)] if latest is not None else []

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from bot.computer import ComputerPlayers
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, refused
-from bot.service.core import ServiceCore, active_seats, awaited_seats
+from bot.service.core import Tables, active_seats, awaited_seats
 from bot.tables import Table
 from bot.taps import DECLARE_ALL, Move
 from engine.actions import Action, ClaimRoem, Declare, Pass, parse_action
@@ -14,11 +15,39 @@ from engine.cards import SEATS, Seat
 from engine.errors import IllegalAction, NotationError, Reason
 from engine.game import GameState
 from engine.observe import observe
-from storage import GameStatus, SeatKind, StaleVersion
+from storage import GameStatus, Repository, SeatKind, StaleVersion
 
 
-class PlayOps(ServiceCore):
-    """Human and computer moves (see :class:`bot.service.GameService`)."""
+class PlayService:
+    """Human and computer moves (module docstring).
+
+    Args:
+        tables: the tables (the lock, loading, the write of play).
+        repo: the storage repository (whether several workers share it).
+        computers: the computer-player pool.
+        daily_level: the level of a daily's computers (:class:`bot.daily.DailyConfig`).
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        computers: ComputerPlayers,
+        *,
+        daily_level: str = "strong",
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.computers = computers
+        self.daily_level = daily_level
+
+    def computer_kind(self, table: Table) -> tuple[str | None, bool]:
+        """``(level, deterministic)`` of ``table``'s computer players: the pool's level and
+        its clocked budget (``(None, False)``); a daily's computers play at the daily's level,
+        deterministic (node budget, no clock)."""
+        if table.settings.daily is not None:
+            return self.daily_level, True
+        return None, False
 
     async def act(
         self,
@@ -44,8 +73,8 @@ class PlayOps(ServiceCore):
         :class:`~engine.errors.Reason` with its details; ``NOT_YOUR_TURN`` also says what
         the seat to act is doing (``phase``).
         """
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return refused(Refusal.GAME_NOT_FOUND)
             if table.row.status is not GameStatus.ACTIVE or table.state is None:
@@ -78,7 +107,7 @@ class PlayOps(ServiceCore):
             if accepted is not None and not self.repo.shared:
                 accepted(out)
             try:
-                await self._commit(table, new_state, actions, out, here)
+                await self.tables.commit(table, new_state, actions, out, here)
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
             return out
@@ -93,17 +122,17 @@ class PlayOps(ServiceCore):
         game is answered at once (a refusal: it is not their turn). The decision is used
         only when the game has not changed since (same version), else it is made again."""
         ahead = await self._decide_ahead(game_id)
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self._run_computers(table, limit=limit, ahead=ahead)
+            return await self.run_computers_locked(table, limit=limit, ahead=ahead)
 
     async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
         """``(version, action)``: the decision of the computer to act in the game as stored
         now, made without the game's lock; None when no computer's search is due (a person
         or nobody is to act, a roem claim comes first, the computers wait for a person)."""
-        table = await self.load(game_id)
+        table = await self.tables.load(game_id)
         if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
             return None
         state = table.state
@@ -116,7 +145,7 @@ class PlayOps(ServiceCore):
             return None
         return table.version, await self._choose(table, state, to_act)
 
-    async def _run_computers(
+    async def run_computers_locked(
         self,
         table: Table,
         takeover: int | None = None,
@@ -155,16 +184,16 @@ class PlayOps(ServiceCore):
             return out
         out.changed = bool(actions)
         try:
-            await self._commit(table, state, actions, out, timeouts)
+            await self.tables.commit(table, state, actions, out, timeouts)
         except StaleVersion:
             # Another writer was first (a worker without the lock, or an old row): decide
             # again on the game as it is now, so no computer turn is dropped.
             if retries <= 0:
                 return Outcome(game_id=table.game_id)
-            fresh = await self.load(table.game_id)
+            fresh = await self.tables.load(table.game_id)
             if fresh is None or fresh.state is None or fresh.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=table.game_id)
-            return await self._run_computers(fresh, limit=limit, retries=retries - 1)
+            return await self.run_computers_locked(fresh, limit=limit, retries=retries - 1)
         return out
 
     async def _computer_action(

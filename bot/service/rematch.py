@@ -5,7 +5,7 @@ one *session* (an evening), whose totals add up next to the sheet.
 
 Each human of the finished game gets their seat back in the new lobby and confirms it with one
 tap ("I'm in", :class:`~bot.taps.Ready`); the game starts as soon as all have, and after
-:attr:`RematchOps.rematch_wait` seconds the seats not confirmed go to computer players (the
+:attr:`RematchService.wait` seconds the seats not confirmed go to computer players (the
 table starts with the others; nobody confirmed: the lobby closes). Everything lives in the new
 game's stored settings (:class:`~bot.tables.Session`), so a restart or another worker picks it
 up where it was. No Telegram calls and no text: callers get :class:`~bot.outcome.Outcome`.
@@ -18,14 +18,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.outcome import Outcome, Refusal, Toast, refused
-from bot.service.lobby import IsAdmin
-from bot.service.timers import TimerOps
+from bot.service.core import IsAdmin, TableLimits, Tables
 from bot.tables import Session, Table, TableSettings
 from bot.taps import LobbyPayload, NextSetting, Start
 from engine.cards import Seat, Team
 from engine.game import GameState
 from engine.settings import Settings
-from storage import GameStatus, Occupant, OpenGameExists, SeatKind, StaleVersion
+from storage import GameStatus, Occupant, OpenGameExists, Repository, SeatKind, StaleVersion
 
 log = logging.getLogger(__name__)
 
@@ -52,11 +51,46 @@ def waiting_seats(table: Table) -> list[int]:
     return [s for s in session.pending if table.kind(s) is SeatKind.HUMAN]
 
 
-class RematchOps(TimerOps):
-    """Rematches (see the module docstring and :class:`bot.service.GameService`);
-    ``rematch_wait``: seconds the players have to confirm (``bot.config``)."""
+def rematch_refusal(table: Table, tap: LobbyPayload) -> Outcome | None:
+    """A rematch lobby keeps its rules, and starts by itself once everybody confirmed: its
+    settings buttons are refused (``REMATCH_SAME_RULES``), and so is a start while a player is
+    waited for (``REMATCH_WAITING``); None for everything else (as in any lobby)."""
+    if table.settings.session is not None:
+        if isinstance(tap, NextSetting):
+            return refused(Refusal.REMATCH_SAME_RULES, table.game_id)
+        if isinstance(tap, Start) and waiting_seats(table):
+            return refused(Refusal.REMATCH_WAITING, table.game_id)
+    return None
 
-    rematch_wait: float = 60.0
+
+class RematchService:
+    """Rematches (module docstring).
+
+    Args:
+        tables: the tables (the lock, loading, the deal, the end of a lobby, timers).
+        repo: the storage repository.
+        clock: UTC epoch seconds.
+        seeds: source of new game seeds.
+        limits: the caps on open tables and the lobby's idle time (``bot.config``).
+        wait: seconds the players have to confirm (``bot.config``).
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        *,
+        clock: Callable[[], float],
+        seeds: Callable[[], int],
+        limits: TableLimits,
+        wait: float = 60.0,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.clock = clock
+        self.seeds = seeds
+        self.limits = limits
+        self.wait = wait
 
     async def rematch(
         self,
@@ -79,8 +113,8 @@ class RematchOps(TimerOps):
         ``TABLE_EXISTS``, ``TOO_MANY_TABLES``, ``BOT_FULL`` as for ``/klaverjas``;
         ``NEED_A_PERSON`` when none of its players is still in the group. A second tap (from
         any worker) gets ``Toast.REMATCH_EXISTS`` and no second table."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return refused(Refusal.GAME_NOT_FOUND)
             row = table.row
@@ -146,7 +180,7 @@ class RematchOps(TimerOps):
             ns=(before.ns if before else 0) + totals.get(Team.NS, 0),
             ew=(before.ew if before else 0) + totals.get(Team.EW, 0),
             pending=tuple(pending),
-            wait_until=now + self.rematch_wait,
+            wait_until=now + self.wait,
         )
         settings = replace(table.settings, session=session)
         seed = self._seed_dealt_by(settings.rules, state.first_dealer.left)
@@ -168,21 +202,21 @@ class RematchOps(TimerOps):
             out = self._later_table(table.game_id, other.game_id, other.settings)
             return refused(Refusal.TABLE_EXISTS) if out.refusal is not None else out
         if not pending:
-            async with self.lock(new.game_id):
-                out = await self._start(await self._table(new))
+            async with self.tables.lock(new.game_id):
+                out = await self.tables.start(await self.tables.table(new))
             out.toast = Toast.REMATCH_OPENED
             return out
-        await self._arm(new.game_id, new.version, session.wait_until)
+        await self.tables.arm(new.game_id, new.version, session.wait_until)
         return Outcome(game_id=new.game_id, lobby=True, toast=Toast.REMATCH_OPENED)
 
     def _seed_dealt_by(self, rules: Settings, dealer: Seat) -> int:
         """A new game seed whose first dealer is ``dealer`` (the dealer moves on one seat
         from the finished game; the engine draws the first dealer from the seed)."""
-        seed = self._seeds()
+        seed = self.seeds()
         for _ in range(SEED_TRIES):
             if first_dealer(rules, seed) is dealer:
                 return seed
-            seed = self._seeds()
+            seed = self.seeds()
         return seed  # pragma: no cover - a fixed seed source in a test
 
     async def rematch_ready(self, game_id: int, user_id: int, message_id: int) -> Outcome:
@@ -193,8 +227,8 @@ class RematchOps(TimerOps):
         ``GAME_ALREADY_STARTED`` / ``GAME_FINISHED`` after the lobby; ``WRONG_CHAT`` on
         another message; ``NOT_SEATED`` for somebody without a seat. A second tap gets
         ``Toast.REMATCH_ALREADY_READY``."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return refused(Refusal.GAME_NOT_FOUND)
             session = table.settings.session
@@ -241,62 +275,46 @@ class RematchOps(TimerOps):
             version = await self.repo.set_seats(gid, version, seats, now=now)
         new = replace(table.settings, session=replace(session, pending=pending))
         version = await self.repo.set_settings(gid, version, new.to_json(), now=now)
-        fresh = await self.load(gid)
+        fresh = await self.tables.load(gid)
         assert fresh is not None
         if pending:
-            await self._arm(gid, version, session.wait_until)
+            await self.tables.arm(gid, version, session.wait_until)
             return Outcome(game_id=gid, lobby=True)
         if fresh.full and fresh.humans():
-            return await self._start(fresh)
-        await self._arm(gid, version, now + self.limits.lobby_idle)
+            return await self.tables.start(fresh)
+        await self.tables.arm(gid, version, now + self.limits.lobby_idle)
         return Outcome(game_id=gid, lobby=True)
 
-    async def close_idle_lobby(self, table: Table) -> Outcome:
-        """The lobby's timer woke (lock held). A rematch lobby still waiting for players
-        gives the seats not confirmed to computer players at its ``wait_until`` and starts
-        (nobody confirmed: it closes, and the group is told); any other lobby:
-        :meth:`~bot.service.lobby.LobbyOps.close_idle_lobby`."""
+    async def close_waiting(self, table: Table) -> Outcome:
+        """The timer of a rematch lobby still waiting for players woke (lock held; the lobby
+        service asks, :meth:`~bot.service.lobby.LobbyService.close_idle_lobby`): at its
+        ``wait_until`` the seats not confirmed go to computer players and the table starts
+        (nobody confirmed: it closes, and the group is told)."""
         session = table.settings.session
         waiting = waiting_seats(table)
-        if session is None or not waiting:
-            return await super().close_idle_lobby(table)
+        assert session is not None
         gid = table.game_id
         if self.clock() < session.wait_until - 0.05:
-            await self._arm(gid, table.version, session.wait_until)
+            await self.tables.arm(gid, table.version, session.wait_until)
             return Outcome(game_id=gid)
         humans = {int(seat) for seat, _ in table.humans()}
         try:
             if humans <= set(waiting):  # nobody confirmed
-                out = await self._abandon(table, None)
-                out.details["idle_minutes"] = max(1, round(self.rematch_wait / 60))
+                out = await self.tables.abandon(table, None)
+                out.details["idle_minutes"] = max(1, round(self.wait / 60))
                 return out
             computers = {s: Occupant.computer("computer") for s in waiting}
             return await self._set_pending(table, session, (), computers)
         except StaleVersion:  # changed meanwhile: its next timer decides
             return Outcome(game_id=gid)
 
-    async def _lobby(
-        self, table: Table, user_id: int, tap: LobbyPayload, is_admin: IsAdmin
-    ) -> Outcome:
-        """A rematch lobby keeps its rules, and starts by itself once everybody confirmed:
-        its settings buttons are refused (``REMATCH_SAME_RULES``), and so is a start while
-        a player is waited for (``REMATCH_WAITING``); everything else as in any lobby."""
-        if table.settings.session is not None:
-            if isinstance(tap, NextSetting):
-                return refused(Refusal.REMATCH_SAME_RULES, table.game_id)
-            if isinstance(tap, Start) and waiting_seats(table):
-                return refused(Refusal.REMATCH_WAITING, table.game_id)
-        return await super()._lobby(table, user_id, tap, is_admin)
-
-    async def resume(self) -> list[Outcome]:
-        """After a restart (:meth:`~bot.service.timers.TimerOps.resume`), and every rematch
+    async def rearm(self) -> None:
+        """After a restart (:meth:`~bot.service.timers.TimerService.resume`): every rematch
         lobby's confirmation timer set again for its ``wait_until``."""
-        outcomes = await super().resume()
         for row in await self.repo.games_by_status({GameStatus.LOBBY}):
             try:
                 session = TableSettings.from_json(row.settings).session
             except ValueError:
                 continue
             if session is not None and session.pending:
-                await self._arm(row.game_id, row.version, session.wait_until)
-        return outcomes
+                await self.tables.arm(row.game_id, row.version, session.wait_until)

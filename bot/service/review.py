@@ -19,15 +19,16 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.computer import ComputerPlayers
 from bot.outcome import Outcome, Refusal, refused
 from bot.render.common import Player
-from bot.service.core import ServiceCore
+from bot.service.core import Tables
 from bot.service.play import computer_seed
 from bot.tables import Table
 from engine.ai.review import Judgement, Review, hindsight_of, judge, points, summarize
 from engine.ai.strong import StrongPlayer
 from engine.cards import Seat
-from storage import GameStatus
+from storage import GameStatus, Repository
 
 REVIEW_CACHE = 64
 """Reviews kept (and reviews being worked out), by ``(game, seat)``."""
@@ -35,7 +36,7 @@ REVIEW_CACHE = 64
 
 @dataclass(frozen=True, slots=True)
 class ReviewAsk:
-    """What :meth:`ReviewOps.ask_review` found.
+    """What :meth:`ReviewService.ask_review` found.
 
     Attributes:
         outcome: the refusal (``ok`` when the review is coming).
@@ -50,14 +51,32 @@ class ReviewAsk:
     players: tuple[Player, ...] = ()
 
 
-class ReviewOps(ServiceCore):
-    """The review (see the module docstring and :class:`bot.service.GameService`).
+class ReviewService:
+    """The review (module docstring).
 
-    ``review_player``: the strong player that judges (None: the tip's,
-    :func:`engine.ai.tip.tip_player`, so the numbers are the tip's); tests give a quicker one.
+    Args:
+        tables: the tables (loading, the game's title).
+        repo: the storage repository (a user's finished games).
+        computers: the computer pool that judges.
+        player: the strong player that judges (None: the tip's,
+            :func:`engine.ai.tip.tip_player`, so the numbers are the tip's); tests give a
+            quicker one.
     """
 
-    review_player: StrongPlayer | None = None
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        computers: ComputerPlayers,
+        *,
+        player: StrongPlayer | None = None,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.computers = computers
+        self.player = player
+        self._review_tasks: OrderedDict[tuple[int, int], Future[Review]] = OrderedDict()
+        """The last :data:`REVIEW_CACHE` reviews (or reviews being worked out)."""
 
     async def last_finished_game(self, user_id: int) -> int | None:
         """The user's last finished game (the newest where they held a seat at the end), or
@@ -71,7 +90,7 @@ class ReviewOps(ServiceCore):
         Refusals (nothing changes): ``GAME_NOT_FOUND``, ``REVIEW_NOT_YET`` (the game is not
         finished: running, or stopped), ``NOT_IN_GAME`` (the user never played in it).
         """
-        table = await self.load(game_id)
+        table = await self.tables.load(game_id)
         if table is None or table.state is None:
             return ReviewAsk(refused(Refusal.GAME_NOT_FOUND))
         if table.row.status is not GameStatus.FINISHED or not table.state.is_over:
@@ -79,16 +98,14 @@ class ReviewOps(ServiceCore):
         seat = _seat_of(table, user_id)
         if seat is None:
             return ReviewAsk(refused(Refusal.NOT_IN_GAME, game_id))
-        title = (await self.view_of(table)).title
+        title = (await self.tables.view_of(table)).title
         task = self._review_task(table, seat)
         return ReviewAsk(Outcome(game_id=game_id), task, title, tuple(table.players()))
 
     def _review_task(self, table: Table, seat: Seat) -> Future[Review]:
         """The review of ``seat`` in ``table``'s game: the one already asked for, unless it
         failed, else a new one (at most :data:`REVIEW_CACHE` kept)."""
-        tasks: OrderedDict[tuple[int, int], Future[Review]] = self.__dict__.setdefault(
-            "_review_tasks", OrderedDict()
-        )
+        tasks = self._review_tasks
         key = (table.game_id, int(seat))
         task = tasks.get(key)
         if task is not None and not (
@@ -114,7 +131,7 @@ class ReviewOps(ServiceCore):
         seed = table.row.seed
         where = ("review", table.game_id)
         run = self.computers.review_work
-        player = self.review_player
+        player = self.player
         found = points(state, seat)
         judged: Sequence[Judgement | None] = await asyncio.gather(
             *(run(judge, p, computer_seed(seed, p.index), player, table=where) for p in found)
@@ -140,4 +157,4 @@ def _seat_of(table: Table, user_id: int) -> Seat | None:
     return None
 
 
-__all__ = ["REVIEW_CACHE", "ReviewAsk", "ReviewOps"]
+__all__ = ["REVIEW_CACHE", "ReviewAsk", "ReviewService"]

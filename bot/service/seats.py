@@ -6,30 +6,50 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
-from bot.service.core import active_seats
-from bot.service.play import PlayOps
+from bot.service.core import Tables, active_seats
+from bot.service.play import PlayService
 from bot.tables import Table
-from storage import GameStatus, Occupant, SeatKind, StaleVersion
+from storage import GameStatus, Occupant, Repository, SeatKind, StaleVersion
 
 IsAdmin = Callable[[], Awaitable[bool]]
 
 
-class SeatOps(PlayOps):
-    """Hand-over, take-back and the end of a table (see :class:`bot.service.GameService`)."""
+class SeatService:
+    """Hand-over, take-back and the end of a table (module docstring).
+
+    Args:
+        tables: the tables (the lock, loading, retiming, the end of a table).
+        repo: the storage repository (the seats).
+        play: the computers' moves after a seat changed hands.
+        clock: UTC epoch seconds.
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        play: PlayService,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.play = play
+        self.clock = clock
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
         """A seated player hands their seat to a computer player, which plays it until they
         take it back (:meth:`reclaim`) or the game ends. When no human is left the table is
         stopped."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return refused(Refusal.GAME_FINISHED, game_id)
             seat = table.seat_of(user_id)
             if seat is None:
                 return refused(Refusal.NOT_IN_GAME, game_id)
             try:
-                return await self._to_computer(table, int(seat), NoticeKind.HANDOVER, user_id)
+                return await self.to_computer(table, int(seat), NoticeKind.HANDOVER, user_id)
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
 
@@ -42,8 +62,8 @@ class SeatOps(PlayOps):
         game = await self.repo.open_game_of_chat(chat_id)
         if game is None:
             return None
-        async with self.lock(game.game_id):
-            table = await self.load(game.game_id)
+        async with self.tables.lock(game.game_id):
+            table = await self.tables.load(game.game_id)
             if table is None or not table.is_open:
                 return None
             gid, now = table.game_id, self.clock()
@@ -57,7 +77,7 @@ class SeatOps(PlayOps):
                     )
                     return Outcome(game_id=gid, lobby=True)
                 if seat is not None:
-                    return await self._to_computer(
+                    return await self.to_computer(
                         table, int(seat), NoticeKind.LEFT_GROUP, None, former=False
                     )
                 kept = {
@@ -72,7 +92,7 @@ class SeatOps(PlayOps):
             except StaleVersion:
                 return None
 
-    async def _to_computer(
+    async def to_computer(
         self,
         table: Table,
         seat: int,
@@ -98,16 +118,16 @@ class SeatOps(PlayOps):
         await self.repo.set_seats(table.game_id, table.version, {seat: keeper}, now=self.clock())
         if kind is NoticeKind.HANDOVER:
             await self.repo.set_handed_round(table.game_id, seat, table.state.round_number)
-        fresh = await self.load(table.game_id)
+        fresh = await self.tables.load(table.game_id)
         assert fresh is not None
         notice = Notice(kind, seat, gone.user_id, gone.hand_message)
         out = Outcome(game_id=table.game_id, changed=True, notices=[notice], before=before)
         out.acted.add(seat)
         if not fresh.humans():
-            closed = await self._abandon(fresh, actor)
+            closed = await self.tables.abandon(fresh, actor)
             return closed if kind is NoticeKind.HANDOVER else out.merge(closed)
-        fresh = await self._retime(fresh, out)
-        return out.merge(await self._run_computers(fresh))
+        fresh = await self.tables.retime(fresh, out)
+        return out.merge(await self.play.run_computers_locked(fresh))
 
     async def reclaim(self, game_id: int, version: int, user_id: int, seat: int) -> Outcome:
         """The "Take my seat back" button: a player whose seat went to a computer
@@ -125,8 +145,8 @@ class SeatOps(PlayOps):
         process wrote first)."""
         if seat not in range(4):
             return refused(Refusal.MALFORMED, game_id)
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return refused(Refusal.GAME_NOT_FOUND)
             if table.row.status is not GameStatus.ACTIVE or table.state is None:
@@ -138,7 +158,7 @@ class SeatOps(PlayOps):
             left = table.row.seats[seat]
             if left.kind is not SeatKind.COMPUTER or left.former_user_id != user_id:
                 return refused(Refusal.NOT_YOUR_SEAT, game_id)
-            if not await self.tips_on(table):  # a hand-over for one card is no tip
+            if not await self.tables.tips_on(table):  # a hand-over for one card is no tip
                 handed = await self.repo.handed_round(game_id, seat)
                 if handed is not None and handed >= table.state.round_number:
                     return refused(Refusal.RECLAIM_NEXT_ROUND, game_id)
@@ -151,7 +171,7 @@ class SeatOps(PlayOps):
                 )
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
-            table = await self.load(game_id)
+            table = await self.tables.load(game_id)
             assert table is not None and table.state is not None
             notice = Notice(NoticeKind.BACK, seat, user_id, left.hand_message)
             out = Outcome(
@@ -162,53 +182,15 @@ class SeatOps(PlayOps):
                 acted={seat},
                 before=before,
             )
-            table = await self._retime(table, out)
-            return out.merge(await self._run_computers(table))
-
-    async def _retime(self, table: Table, out: Outcome) -> Table:
-        """After a seat changed hands (lock held): keep the running turn timer when it still
-        waits for the right seat (re-armed at the new version), else store the one the table
-        needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
-        assert table.state is not None
-        stored, wanted = table.row.timer, self._timer_for(table, table.state)
-        if stored is not None and wanted is not None and stored.seat == wanted.seat:
-            await self._arm(table.game_id, table.version, self._wake_at(stored, table.settings))
-            return table
-        if stored is None and wanted is None:
-            return table
-        await self._commit(table, table.state, [], out)
-        fresh = await self.load(table.game_id)
-        assert fresh is not None
-        return fresh
+            table = await self.tables.retime(table, out)
+            return out.merge(await self.play.run_computers_locked(table))
 
     async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None or not table.is_open:
                 return refused(Refusal.GAME_FINISHED, game_id)
             if user_id != table.row.creator_id and not await is_admin():
                 return refused(Refusal.CREATOR_OR_ADMIN_ONLY, game_id)
-            return await self._abandon(table, user_id)
-
-    async def _abandon(self, table: Table, user_id: int | None) -> Outcome:
-        """End an open table (lock held); ``user_id``: who ended it (None: the bot)."""
-        await self.repo.append_actions(
-            table.game_id,
-            table.version,
-            [],
-            snapshot=table.row.snapshot or "{}",
-            status=GameStatus.ABANDONED,
-            timer=None,
-            now=self.clock(),
-        )
-        self._forget(table.game_id)
-        await self._ended(table.game_id)
-        return Outcome(
-            game_id=table.game_id,
-            stopped=True,
-            ended=True,
-            changed=True,
-            lobby=table.row.status is GameStatus.LOBBY,
-            actor=user_id,
-        )
+            return await self.tables.abandon(table, user_id)

@@ -5,7 +5,7 @@ When a game finishes or is abandoned the service has just stored its last write;
 under the game's lock, :func:`record_ended` reads the stored game, replays it, and writes its
 record, results and the group's new ratings in one transaction that does nothing when the
 game is recorded already (the game id is the key). A crash between the two writes leaves the
-game unrecorded, never half-recorded: :meth:`StatsOps.record_missing` (at start-up) records
+game unrecorded, never half-recorded: :meth:`StatsService.record_missing` (at start-up) records
 what is missing, and a second attempt cannot count a game twice. ``python -m bot.admin
 rebuild-stats`` clears the derived rows and records every ended game again in the order they
 ended, the same code path, so the numbers are the same.
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 
 from bot.daily import day_of, month_start, streaks
 from bot.keyed import KeyedLocks
-from bot.service.core import ServiceCore
 from bot.standings import (
     PlayerStats,
     Standing,
@@ -114,20 +114,31 @@ def _month_standings(results: list[PlayerResult]) -> list[Standing]:
     return standings(results, replay_ratings(results))
 
 
-class StatsOps(ServiceCore):
-    """Recording ended games and reading statistics (see :class:`bot.service.GameService`).
-    ``timezone``: where a month starts (the daily's zone, set by the app)."""
+class StatsService:
+    """Recording ended games and reading statistics (module docstring).
 
-    timezone: str = "Europe/Amsterdam"
+    Args:
+        repo: the storage repository.
+        clock: UTC epoch seconds.
+        timezone: where a month starts (the daily's zone).
+    """
+
+    def __init__(
+        self, repo: Repository, *, clock: Callable[[], float], timezone: str = "Europe/Amsterdam"
+    ) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.timezone = timezone
+        self.rating_locks: KeyedLocks[int] = KeyedLocks()
 
     def _ratings_lock(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """The lock of ``chat_id``'s ratings (dropped when nobody holds or awaits it)."""
-        locks: KeyedLocks[int] = self.__dict__.setdefault("_rating_locks", KeyedLocks())
-        return locks(chat_id)
+        return self.rating_locks(chat_id)
 
-    async def _ended(self, game_id: int) -> None:
-        """Record the game that just ended (module docstring); a failure is logged and
-        repaired at the next start (:meth:`record_missing`)."""
+    async def record_ended(self, game_id: int) -> None:
+        """Record the game that just ended (module docstring; the tables' ``ended``
+        callback, :class:`~bot.service.core.Tables`); a failure is logged and repaired at the
+        next start (:meth:`record_missing`)."""
         try:
             row = await self.repo.get_game(game_id)
             if row is not None:

@@ -6,10 +6,15 @@ table is re-armed and redrawn."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.outcome import Notice, NoticeKind, Outcome
-from bot.service.lobby import LobbyOps
-from storage import GameStatus, SeatKind
+from bot.service.core import TableLimits, Tables
+from bot.service.lobby import LobbyService
+from bot.service.play import PlayService
+from bot.service.rematch import RematchService
+from bot.service.seats import SeatService
+from storage import GameStatus, Repository, SeatKind
 
 log = logging.getLogger(__name__)
 
@@ -22,21 +27,51 @@ LOBBY_SWEEP_SECONDS = 30.0
 lobby's timer is this process's job only; any worker may close it)."""
 
 
-class TimerOps(LobbyOps):
-    """Turn timers, the idle lobby's timer and resuming after a restart (see
-    :class:`bot.service.GameService`)."""
+class TimerService:
+    """Turn timers, the idle lobby's timer and resuming after a restart (module docstring).
 
-    _lobbies_swept: float = float("-inf")
+    Args:
+        tables: the tables (the lock, loading, timers).
+        repo: the storage repository (reminders, the shared timers' claims).
+        lobby: closes an idle lobby.
+        seats: gives an absent player's seat to a computer.
+        rematch: re-arms the rematch lobbies' timers after a restart.
+        play: the computers' moves of a timed-out turn.
+        clock: UTC epoch seconds.
+        limits: the lobby's idle time.
+    """
+
+    def __init__(
+        self,
+        tables: Tables,
+        repo: Repository,
+        lobby: LobbyService,
+        seats: SeatService,
+        rematch: RematchService,
+        play: PlayService,
+        *,
+        clock: Callable[[], float],
+        limits: TableLimits,
+    ) -> None:
+        self.tables = tables
+        self.repo = repo
+        self.lobby = lobby
+        self.seats = seats
+        self.rematch = rematch
+        self.play = play
+        self.clock = clock
+        self.limits = limits
+        self._lobbies_swept = float("-inf")
 
     async def timer_fired(self, game_id: int, version: int) -> Outcome:
         """A turn timer woke up: remind the player first, then let the computer play for them;
         after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. A
         timer of an older version (the player acted meanwhile) does nothing. A lobby's timer
-        closes it when it stayed idle (:meth:`~bot.service.lobby.LobbyOps.close_idle_lobby`)."""
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        closes it when it stayed idle (:meth:`~bot.service.lobby.LobbyService.close_idle_lobby`)."""
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is not None and table.row.status is GameStatus.LOBBY:
-                return await self.close_idle_lobby(table)
+                return await self.lobby.close_idle_lobby(table)
             if (
                 table is None
                 or table.state is None
@@ -49,18 +84,18 @@ class TimerOps(LobbyOps):
             if self.clock() < timer.deadline_at - 0.05:
                 if not timer.reminded:
                     await self.repo.mark_reminded(game_id, version)
-                await self._arm(game_id, version, timer.deadline_at)
+                await self.tables.arm(game_id, version, timer.deadline_at)
                 if timer.reminded:
                     return Outcome(game_id=game_id)
                 return Outcome(game_id=game_id, notices=[Notice(NoticeKind.REMINDER, timer.seat)])
             if table.kind(timer.seat) is not SeatKind.HUMAN:  # a computer's turn left undone
-                return await self._run_computers(table)
+                return await self.play.run_computers_locked(table)
             missed = table.row.seats[timer.seat].timeouts + 1
             if missed < MAX_TIMEOUTS:
-                return await self._run_computers(
+                return await self.play.run_computers_locked(
                     table, takeover=timer.seat, timeouts={timer.seat: missed}
                 )
-            return await self._to_computer(table, timer.seat, NoticeKind.ABSENT, None)
+            return await self.seats.to_computer(table, timer.seat, NoticeKind.ABSENT, None)
 
     async def sweep_timers(self, *, lease: float, limit: int = 50) -> list[Outcome]:
         """Run the turn timers that are due, whichever worker armed them: each is claimed in
@@ -95,10 +130,10 @@ class TimerOps(LobbyOps):
             if row.updated_at > due:
                 continue
             try:
-                async with self.lock(row.game_id):
-                    table = await self.load(row.game_id)
+                async with self.tables.lock(row.game_id):
+                    table = await self.tables.load(row.game_id)
                     if table is not None:
-                        out = await self.close_idle_lobby(table)
+                        out = await self.lobby.close_idle_lobby(table)
                         if out.stopped:
                             outcomes.append(out)
             except Exception:
@@ -110,15 +145,17 @@ class TimerOps(LobbyOps):
         it has none, e.g. after a crash between a seat change and its timer), let computers
         finish their turns, and have every running table redrawn (the process may have died
         between saving a move and showing it). Returns one outcome per active game, for the
-        presenter. Every lobby's idle timer is set again too."""
+        presenter. Every lobby's idle timer is set again too, and every rematch lobby's
+        confirmation timer."""
         outcomes = []
         for row in await self.repo.games_by_status({GameStatus.LOBBY}):
-            await self._arm(row.game_id, row.version, row.updated_at + self.limits.lobby_idle)
+            await self.tables.arm(row.game_id, row.version, row.updated_at + self.limits.lobby_idle)
         for row in await self.repo.games_by_status({GameStatus.ACTIVE}):
             out = Outcome(game_id=row.game_id, resync=True, remind=True)
-            async with self.lock(row.game_id):
-                table = await self.load(row.game_id)
+            async with self.tables.lock(row.game_id):
+                table = await self.tables.load(row.game_id)
                 if table is not None and table.state is not None:
-                    await self._retime(table, out)
-            outcomes.append(out.merge(await self.run_computers(row.game_id)))
+                    await self.tables.retime(table, out)
+            outcomes.append(out.merge(await self.play.run_computers(row.game_id)))
+        await self.rematch.rearm()
         return outcomes

@@ -17,8 +17,9 @@ from asyncio import Future
 from concurrent.futures import BrokenExecutor
 from dataclasses import dataclass
 
+from bot.computer import ComputerPlayers
 from bot.outcome import Outcome, Refusal, refused
-from bot.service.core import ServiceCore
+from bot.service.core import Tables
 from bot.service.play import computer_seed
 from engine.actions import PlayCard
 from engine.ai.tip import Suggestion
@@ -36,7 +37,7 @@ before the tap is answered ``TIP_BUSY`` (Telegram wants a callback answered soon
 
 @dataclass(frozen=True, slots=True)
 class TipAnswer:
-    """What :meth:`TipOps.tip` found.
+    """What :meth:`TipService.tip` found.
 
     Attributes:
         outcome: the refusal (``ok`` when there is a tip); never a state change.
@@ -49,17 +50,26 @@ class TipAnswer:
     obs: Observation | None = None
 
 
-class TipOps(ServiceCore):
-    """The tip (see the module docstring and :class:`bot.service.GameService`)."""
+class TipService:
+    """The tip (module docstring).
+
+    Args:
+        tables: the tables (the lock, loading, whether tips are on).
+        computers: the computer pool that works tips out.
+    """
+
+    def __init__(self, tables: Tables, computers: ComputerPlayers) -> None:
+        self.tables = tables
+        self.computers = computers
+        self._tip_tasks: dict[tuple[int, int, int], Future[Suggestion]] = {}
+        """The last :data:`TIP_CACHE` tips (or tips being worked out)."""
 
     def _tip_task(
         self, key: tuple[int, int, int], obs: Observation, seed: int
     ) -> Future[Suggestion]:
         """The pool's work on the tip of ``key`` (game, version, seat): the one already asked
         for, unless it failed, else a new one (at most :data:`TIP_CACHE` are kept)."""
-        tasks: dict[tuple[int, int, int], Future[Suggestion]] = self.__dict__.setdefault(
-            "_tip_tasks", {}
-        )
+        tasks = self._tip_tasks
         task = tasks.get(key)
         if task is not None and not (
             task.done() and (task.cancelled() or task.exception() is not None)
@@ -77,13 +87,13 @@ class TipOps(ServiceCore):
 
         Refusals (the game unchanged): ``GAME_NOT_FOUND``, ``GAME_FINISHED``, ``NOT_IN_GAME``
         (not seated at this table), ``TIPS_OFF`` (a ranked daily, a group table without the
-        setting: :meth:`~bot.service.core.ServiceCore.tips_on`), ``STALE_BUTTON`` (the game
+        setting: :meth:`~bot.service.core.Tables.tips_on`), ``STALE_BUTTON`` (the game
         moved on since the button was drawn), ``NO_TIP_NOW`` (not the tapper's turn to play
         a card), ``TIP_BUSY`` (the pool did not answer within :data:`TIP_WAIT`, or is
         stopping).
         """
-        async with self.lock(game_id):
-            table = await self.load(game_id)
+        async with self.tables.lock(game_id):
+            table = await self.tables.load(game_id)
             if table is None:
                 return TipAnswer(refused(Refusal.GAME_NOT_FOUND))
             state = table.state
@@ -92,7 +102,7 @@ class TipOps(ServiceCore):
             seat = table.seat_of(user_id)
             if seat is None:
                 return TipAnswer(refused(Refusal.NOT_IN_GAME, game_id))
-            if not await self.tips_on(table):
+            if not await self.tables.tips_on(table):
                 return TipAnswer(refused(Refusal.TIPS_OFF, game_id))
             if version != table.version:
                 return TipAnswer(refused(Refusal.STALE_BUTTON, game_id))

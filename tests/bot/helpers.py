@@ -74,18 +74,15 @@ def make_service(
         scheduler: where the service arms its timers (None: nowhere).
         limits: the table limits (None: the defaults).
     """
-    svc = GameService(
+    return GameService(
         repo,
         ComputerPlayers("random", 0),
         default_timeout=timeout,
         clock=clock or time.time,
         seeds=itertools.count(seeds).__next__ if isinstance(seeds, int) else seeds,
+        scheduler=scheduler,
+        limits=limits,
     )
-    if scheduler is not None:
-        svc.scheduler = scheduler
-    if limits is not None:
-        svc.limits = limits
-    return svc
 
 
 def make_app(

@@ -47,15 +47,17 @@ def _service(repo: Repository) -> GameService:
 
 
 async def _lobby(svc: GameService, chat: int, creator: int, preset: str | None = None) -> int:
-    out = await svc.open_table(chat, "group", f"Club {chat}", creator, f"user{creator}", preset)
+    out = await svc.lobby.open_table(
+        chat, "group", f"Club {chat}", creator, f"user{creator}", preset
+    )
     assert out.game_id is not None
     return out.game_id
 
 
 async def _do(svc: GameService, gid: int, user: int, action: str) -> None:
-    table = await svc.load(gid)
+    table = await svc.tables.load(gid)
     assert table is not None
-    out = await svc.lobby_action(gid, table.version, user, lobby_payload(action), _no)
+    out = await svc.lobby.lobby_action(gid, table.version, user, lobby_payload(action), _no)
     assert out.ok, (action, out.refusal)
 
 
@@ -63,8 +65,8 @@ async def _play(svc: GameService, gid: int, rng: random.Random, *, until: int | 
     """Humans tap random legal actions, computers answer, until the game ends (or it holds
     ``until`` actions)."""
     for _ in range(5000):
-        await svc.run_computers(gid)
-        table = await svc.load(gid)
+        await svc.play.run_computers(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
         if table.row.status is not GameStatus.ACTIVE:
             return
@@ -77,7 +79,7 @@ async def _play(svc: GameService, gid: int, rng: random.Random, *, until: int | 
         seat, action = rng.choice(moves)
         assert seat.user_id is not None
         move = Move(action.notation(with_seat=False))
-        out = await svc.act(gid, table.version, seat.user_id, move)
+        out = await svc.play.act(gid, table.version, seat.user_id, move)
         assert out.ok, out.refusal
     raise AssertionError("the game did not end")
 
@@ -91,8 +93,8 @@ async def _build(path: Path) -> None:
         svc = _service(repo)
         try:
             for uid in range(1, 7):
-                await svc.touch_user(uid, f"user{uid}", "nl")
-                await svc.user_started(uid)
+                await svc.people.touch_user(uid, f"user{uid}", "nl")
+                await svc.people.user_started(uid)
             done = await _lobby(svc, GROUPS[0], 1)
             await _do(svc, done, 1, "rounds:toggle")  # 8 rounds
             await _do(svc, done, 1, "sit:0")
@@ -101,7 +103,7 @@ async def _build(path: Path) -> None:
             await _do(svc, done, 1, "bot:add")
             await _do(svc, done, 1, "start")
             await _play(svc, done, rng, until=None)
-            solo = await svc.open_table(3, "private", None, 3, "user3", "klammern")
+            solo = await svc.lobby.open_table(3, "private", None, 3, "user3", "klammern")
             assert solo.game_id is not None
             await _play(svc, solo.game_id, rng, until=None)
             live = await _lobby(svc, GROUPS[1], 4)
@@ -110,11 +112,11 @@ async def _build(path: Path) -> None:
             await _do(svc, live, 4, "bot:add")
             await _do(svc, live, 4, "start")
             await _play(svc, live, rng, until=70)
-            assert (await svc.handover(live, 5)).ok
+            assert (await svc.seats.handover(live, 5)).ok
             waiting = await _lobby(svc, GROUPS[2], 1, "rotterdam")
             await _do(svc, waiting, 1, "sit:3")
             stopped = await _lobby(svc, GROUPS[3], 2)
-            assert (await svc.stop(stopped, 2, _no)).stopped
+            assert (await svc.seats.stop(stopped, 2, _no)).stopped
         finally:
             svc.computers.shutdown()
 
@@ -182,7 +184,7 @@ async def _plays_on(url: str) -> None:
             await _play(svc, running.game_id, random.Random(3), until=before + 4)
             after = await repo.get_game(running.game_id)
             assert after is not None and after.action_count >= before + 4
-            again = await svc.open_table(GROUPS[1], "group", "x", 4, "user4")
+            again = await svc.lobby.open_table(GROUPS[1], "group", "x", 4, "user4")
             assert (again.refusal, again.game_id) == ("table_exists", running.game_id)
         finally:
             svc.computers.shutdown()

@@ -45,7 +45,7 @@ async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
         async with run_polling(app, api) as bot:
             await open_and_fill(api, bot, group, [anna], computers=3)
             service = app.bot_data["app"].service
-            original = service.run_computers
+            original = service.play.run_computers
             gate, held = asyncio.Event(), asyncio.Event()
 
             async def computers_then_wait(game_id: int, limit: int | None = None) -> Outcome:
@@ -55,7 +55,7 @@ async def test_a_stopped_table_keeps_its_last_word(tmp_path: Path) -> None:
                     await gate.wait()
                 return out
 
-            service.run_computers = computers_then_wait
+            service.play.run_computers = computers_then_wait
             rng = random.Random(1)
             while not held.is_set():
                 await api.wait_for(

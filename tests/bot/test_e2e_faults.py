@@ -287,7 +287,7 @@ async def test_after_a_crash_the_player_to_act_gets_the_hand_unasked(
                 await asyncio.Event().wait()  # the process dies before it gets further
                 raise AssertionError("unreachable")
 
-            service.act = hang
+            service.play.act = hang
             _, action = pick(active_buttons(hand), random.Random(1))
             await anna.tap(hand, by_action(action))
             await asyncio.wait_for(stuck.wait(), timeout=10)

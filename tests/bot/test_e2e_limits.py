@@ -144,11 +144,11 @@ async def test_a_finished_game_leaves_nothing_in_the_bots_memory(
         assert game.status is GameStatus.FINISHED
         await anna.send(group, "/score")  # the old game's sheet
         data = app.bot_data["app"]
-        token = await data.service.link_token(game.game_id)
+        token = await data.service.tables.link_token(game.game_id)
         await anna.start_bot(payload=f"h{token}")
         await bot.settle()
         service, presenter = data.service, data.presenter
-        assert len(service._cache) == 0 and len(service._locks) == 0
+        assert len(service.tables.cache) == 0 and len(service.tables.locks) == 0
         assert len(presenter._locks) == 0
         assert not presenter._notes
         assert not presenter._reminders and not presenter._warned

@@ -72,7 +72,9 @@ async def test_a_reader_without_telegram_language_reads_the_groups_language(
     group = fake_api.add_group("Klub", members=[anna], admins=[anna])
     app = make_app(fake_api, tmp_path / "db.sqlite3", timeout=4, default_language="nl")
     async with run_polling(app, fake_api) as bot:
-        await bot.app.bot_data["app"].service.set_chat_language(group.id, "group", "Klub", "de")
+        await bot.app.bot_data["app"].service.people.set_chat_language(
+            group.id, "group", "Klub", "de"
+        )
         await anna.send(group, "/klaverjas")
         await bot.settle()
         lobby = fake_api.last_message(group)

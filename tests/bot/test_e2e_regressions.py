@@ -155,13 +155,13 @@ async def test_a_restart_redraws_a_move_that_was_saved_but_not_shown(
         table = await open_and_fill(fake_api, bot, group, users)
         data = bot.app.bot_data["app"]
         assert isinstance(data, BotData)
-        loaded = await data.service.load(1)
+        loaded = await data.service.tables.load(1)
         assert loaded is not None and loaded.state is not None
         seat = loaded.state.to_act
         assert seat is not None
-        out = await data.service.act(1, loaded.version, users[seat].id, Move("choose:H"))
+        out = await data.service.play.act(1, loaded.version, users[seat].id, Move("choose:H"))
         assert out.ok  # saved, never shown: the process "dies" here
-        after = await data.service.load(1)
+        after = await data.service.tables.load(1)
         assert after is not None and after.state is not None and after.state.to_act is not None
         nxt = users[after.state.to_act]
         before = table.text

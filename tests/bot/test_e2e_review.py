@@ -101,7 +101,7 @@ async def test_a_player_gets_the_review_by_the_button_and_by_review_outsiders_do
     group = fake_api.add_group("Club", [anna, bob, carl])
     app = make_app(fake_api, db, default_language="en", config={"daily_level": "random"})
     async with run_polling(app, fake_api) as bot:
-        app.bot_data["app"].service.review_player = quick()
+        app.bot_data["app"].service.review.player = quick()
         asked = count_pool_work(app)
         await group_game(fake_api, bot, group, [anna, bob], seed=3)
         sheet = final_sheet(group)
@@ -174,7 +174,7 @@ async def test_the_dailys_result_has_the_review_button(
     db = tmp_path / "db.sqlite3"
     app = daily_app(fake_api, db, Clock())
     async with run_polling(app, fake_api) as bot:
-        app.bot_data["app"].service.review_player = quick()
+        app.bot_data["app"].service.review.player = quick()
         await play_daily(bot, anna)
         result = next(m for m in reversed(anna.private_chat.bot_messages) if "Daily of" in m.body)
         data = review_data(result)

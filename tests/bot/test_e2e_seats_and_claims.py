@@ -64,7 +64,7 @@ async def test_after_a_roem_claim_on_the_last_trick_the_hand_moves_on_and_a_reta
             await bot.settle()
         await (await players[0].tap(lobby, by_action("start"))).wait_answered()
         await bot.settle()
-        table = await app.bot_data["app"].service.load(1)
+        table = await app.bot_data["app"].service.tables.load(1)
         assert table is not None and table.state is not None
         for move in _plan_to_a_last_trick_roem(table.state, random.Random(3)):
             user, hand = players[move.seat], hand_message(players[move.seat])
@@ -73,7 +73,7 @@ async def test_after_a_roem_claim_on_the_last_trick_the_hand_moves_on_and_a_reta
             tap = await user.tap(hand, by_action(token))
             assert not (await tap.wait_answered()).show_alert
             await bot.settle()
-        table = await app.bot_data["app"].service.load(1)
+        table = await app.bot_data["app"].service.tables.load(1)
         assert table is not None and table.state is not None and table.state.to_act is not None
         claimer = players[table.state.to_act]
         hand = hand_message(claimer)
@@ -85,7 +85,7 @@ async def test_after_a_roem_claim_on_the_last_trick_the_hand_moves_on_and_a_reta
         assert now is not None and now.body != hand.body  # the next round's hand, at once
         retap = await (await claimer.tap_data(now, data)).wait_answered()
         await bot.settle()
-        table = await app.bot_data["app"].service.load(1)
+        table = await app.bot_data["app"].service.tables.load(1)
         assert table is not None and table.state is not None
     assert not claim.show_alert
     assert table.state.round_number == 2
@@ -120,7 +120,7 @@ async def test_a_roem_claim_on_the_last_trick_leaves_no_stale_hand_within_the_bu
                 await bot.settle()
             await (await players[0].tap(lobby, by_action("start"))).wait_answered()
             await bot.settle()
-            table = await app.bot_data["app"].service.load(1)
+            table = await app.bot_data["app"].service.tables.load(1)
             assert table is not None and table.state is not None
             for move in _plan_to_a_last_trick_roem(table.state, random.Random(3)):
                 user, hand = players[move.seat], hand_message(players[move.seat])
@@ -128,7 +128,7 @@ async def test_a_roem_claim_on_the_last_trick_leaves_no_stale_hand_within_the_bu
                 tap = await user.tap(hand, by_action(move.notation(with_seat=False)))
                 assert not (await tap.wait_answered()).show_alert
                 await bot.settle(timeout=20)
-            table = await app.bot_data["app"].service.load(1)
+            table = await app.bot_data["app"].service.tables.load(1)
             assert table is not None and table.state is not None
             assert table.state.to_act is not None
             claimer = players[table.state.to_act]

@@ -53,16 +53,16 @@ async def _table(
 
     repo = await open_repository(tmp_path / "db.sqlite3")
     svc = make_service(repo, timeout=turn_time, clock=clock, seeds=lambda: seed)
-    await svc.touch_user(HUMAN, "Anna", "nl")
-    await svc.user_started(HUMAN)
-    out = await svc.open_table(CHAT, "group", "Club", HUMAN, "Anna")
+    await svc.people.touch_user(HUMAN, "Anna", "nl")
+    await svc.people.user_started(HUMAN)
+    out = await svc.lobby.open_table(CHAT, "group", "Club", HUMAN, "Anna")
     assert out.game_id is not None
     gid = out.game_id
 
     async def lobby(action: str) -> None:
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
-        done = await svc.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
+        done = await svc.lobby.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
         assert done.ok, done.refusal
 
     await lobby(f"sit:{int(SEAT)}")
@@ -70,10 +70,10 @@ async def _table(
         await lobby("bot:add")
     for _ in range(4):
         await lobby("preset:next")
-    table = await svc.load(gid)
+    table = await svc.tables.load(gid)
     assert table is not None and table.settings.rules.preset == "klammern"
     await lobby("start")
-    await svc.run_computers(gid)
+    await svc.play.run_computers(gid)
     try:
         yield svc, gid
     finally:
@@ -82,16 +82,16 @@ async def _table(
 
 
 async def _load(svc: GameService, gid: int) -> tuple[Table, GameState]:
-    table = await svc.load(gid)
+    table = await svc.tables.load(gid)
     assert table is not None and table.state is not None
     return table, table.state
 
 
 async def _tap(svc: GameService, gid: int, token: str) -> None:
     table, _ = await _load(svc, gid)
-    out = await svc.act(gid, table.version, HUMAN, Move(token))
+    out = await svc.play.act(gid, table.version, HUMAN, Move(token))
     assert out.ok, (token, out.refusal, out.details)
-    await svc.run_computers(gid)
+    await svc.play.run_computers(gid)
 
 
 def _plain_choice(state: GameState, *, accept: bool = True) -> str:
@@ -122,7 +122,7 @@ async def _until_awaited(
         if state.to_act == SEAT:
             await _tap(svc, gid, _plain_choice(state, accept=call is Re))
         else:
-            out = await svc.run_computers(gid)
+            out = await svc.play.run_computers(gid)
             assert out.changed, "nobody can act"
     raise AssertionError("the computers never waited for the human")
 
@@ -138,7 +138,7 @@ async def test_computers_wait_before_the_card_that_closes_a_humans_contra(
         assert SEAT.team is not cur.maker.team and state.to_act != SEAT
         assert cards_played(cur) == CONTRA_UNTIL_CARDS
         assert Contra(SEAT) in state.legal_actions(SEAT)
-        assert not (await svc.run_computers(gid)).changed  # they keep waiting
+        assert not (await svc.play.run_computers(gid)).changed  # they keep waiting
         await _tap(svc, gid, "contra")
         _, after = await _load(svc, gid)
         assert after.current is not None
@@ -157,7 +157,7 @@ async def test_computers_wait_before_the_card_that_closes_a_humans_re(
         km = klammern_state(cur)
         assert km is not None and SEAT.team is cur.maker.team and km.contra is not None
         assert cards_played(cur) == RE_UNTIL_CARDS and awaited_seats(table, state) == [SEAT]
-        assert not (await svc.run_computers(gid)).changed
+        assert not (await svc.play.run_computers(gid)).changed
         await _tap(svc, gid, "re")
         _, after = await _load(svc, gid)
         assert after.current is not None
@@ -182,7 +182,7 @@ async def test_a_timed_out_human_says_no_and_the_game_goes_on(tmp_path: Path, cl
         timer = table.row.timer
         assert timer is not None and timer.seat == int(SEAT)
         clock.now = timer.deadline_at + 1
-        out = await svc.timer_fired(gid, table.version)
+        out = await svc.timers.timer_fired(gid, table.version)
         assert out.changed and [n.kind for n in out.notices] == ["timeout"]
         _, after = await _load(svc, gid)
         assert Pass(SEAT) in after.log[len(state.log) :]
@@ -209,7 +209,7 @@ async def test_declare_all_declares_every_sequence(tmp_path: Path, clock: Clock)
             if state.to_act == SEAT or awaited_seats(table, state):
                 await _tap(svc, gid, _plain_choice(state))
             else:
-                assert (await svc.run_computers(gid)).changed
+                assert (await svc.play.run_computers(gid)).changed
         else:
             pytest.skip("the deal was passed out before the human could declare")
         await _tap(svc, gid, "declare:all")
@@ -218,7 +218,7 @@ async def test_declare_all_declares_every_sequence(tmp_path: Path, clock: Clock)
         assert list(new) == declares
         assert not [a for a in after.legal_actions(SEAT) if isinstance(a, Declare)]
         table, _ = await _load(svc, gid)
-        refused = await svc.act(gid, table.version, HUMAN, Move("declare:all"))
+        refused = await svc.play.act(gid, table.version, HUMAN, Move("declare:all"))
         assert refused.refusal == "not_allowed" and refused.details == {"action": "declare"}
 
 
@@ -231,7 +231,7 @@ async def test_admin_export_covers_klammern_rounds(tmp_path: Path, clock: Clock)
             if state.to_act == SEAT or awaited_seats(table, state):
                 await _tap(svc, gid, _plain_choice(state))
             else:
-                assert (await svc.run_computers(gid)).changed
+                assert (await svc.play.run_computers(gid)).changed
         (record,) = await export(str(tmp_path / "db.sqlite3"))
     json.dumps(record)
     assert record["variant"] == "klammern" and record["status"] == "active"
@@ -258,18 +258,18 @@ async def test_lobby_cycles_to_klammern_and_toggles_its_settings(
     repo = await open_repository(tmp_path / "lobby.sqlite3")
     svc = make_service(repo, timeout=60, clock=clock, seeds=None)
     try:
-        await svc.touch_user(HUMAN, "Anna", "nl")
-        out = await svc.open_table(CHAT, "group", "Club", HUMAN, "Anna")
+        await svc.people.touch_user(HUMAN, "Anna", "nl")
+        out = await svc.lobby.open_table(CHAT, "group", "Club", HUMAN, "Anna")
         assert out.game_id is not None
         gid = out.game_id
 
         async def tap(action: str) -> Settings:
-            table = await svc.load(gid)
+            table = await svc.tables.load(gid)
             assert table is not None
             assert (
-                await svc.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
+                await svc.lobby.lobby_action(gid, table.version, HUMAN, lobby_payload(action), _yes)
             ).ok
-            table = await svc.load(gid)
+            table = await svc.tables.load(gid)
             assert table is not None
             return table.settings.rules
 
@@ -304,34 +304,38 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
     )
     try:
         for uid in (anna, bert):
-            await svc.touch_user(uid, f"user{uid}", "nl")
-            await svc.user_started(uid)
-        gid = (await svc.open_table(CHAT, "group", "Club", anna, "x")).game_id
+            await svc.people.touch_user(uid, f"user{uid}", "nl")
+            await svc.people.user_started(uid)
+        gid = (await svc.lobby.open_table(CHAT, "group", "Club", anna, "x")).game_id
         assert gid is not None
 
         async def lobby(uid: int, action: str) -> None:
-            t = await svc.load(gid)
+            t = await svc.tables.load(gid)
             assert t is not None
-            assert (await svc.lobby_action(gid, t.version, uid, lobby_payload(action), _yes)).ok
+            assert (
+                await svc.lobby.lobby_action(gid, t.version, uid, lobby_payload(action), _yes)
+            ).ok
 
         for uid, action in ((anna, "sit:0"), (bert, "sit:2"), (anna, "bot:add"), (anna, "bot:add")):
             await lobby(uid, action)
-        while (t := await svc.load(gid)) is not None and t.settings.rules.preset != "klammern":
+        while (
+            t := await svc.tables.load(gid)
+        ) is not None and t.settings.rules.preset != "klammern":
             await lobby(anna, "preset:next")
         await lobby(anna, "start")
-        await svc.run_computers(gid)
+        await svc.play.run_computers(gid)
         uids = {0: anna, 2: bert}
         table = None
         for _ in range(400):  # humans play their first card (or say no) until both are awaited
-            t = await svc.load(gid)
+            t = await svc.tables.load(gid)
             assert t is not None and t.state is not None and not t.state.is_over
             waiting = awaited_seats(t, t.state)
             if len(waiting) == 2:
                 table = t
                 break
             if waiting:
-                assert (await svc.act(gid, t.version, uids[int(waiting[0])], Move("pass"))).ok
-                await svc.run_computers(gid)
+                assert (await svc.play.act(gid, t.version, uids[int(waiting[0])], Move("pass"))).ok
+                await svc.play.run_computers(gid)
                 continue
             to_act = t.state.to_act
             assert to_act is not None
@@ -340,20 +344,20 @@ async def test_a_hand_over_keeps_a_timer_for_the_other_human_awaited_for_contra(
                 act = next((a for a in legal if a.kind == "play"), None)
                 act = act or next((a for a in legal if a.kind == "pass"), legal[0])
                 token = act.notation(with_seat=False)
-                assert (await svc.act(gid, t.version, uids[int(to_act)], Move(token))).ok
-            await svc.run_computers(gid)
+                assert (await svc.play.act(gid, t.version, uids[int(to_act)], Move(token))).ok
+            await svc.play.run_computers(gid)
         assert table is not None and table.row.timer is not None, "seed 1 reaches the position"
         timed = table.row.timer.seat
         other, leaver = (2, anna) if timed == 0 else (0, bert)
 
-        assert (await svc.handover(gid, leaver)).ok
+        assert (await svc.seats.handover(gid, leaver)).ok
 
-        after = await svc.load(gid)
+        after = await svc.tables.load(gid)
         assert after is not None and after.state is not None
         assert awaited_seats(after, after.state) == [Seat(other)]
         assert after.row.timer is not None and after.row.timer.seat == other
         now[0] = after.row.timer.deadline_at + 1  # and when it runs out, the computer says no
-        fired = await svc.timer_fired(gid, after.version)
+        fired = await svc.timers.timer_fired(gid, after.version)
         assert fired.changed
     finally:
         svc.computers.shutdown()

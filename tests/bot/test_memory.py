@@ -29,18 +29,20 @@ def service(random_service: GameService) -> GameService:
 
 
 async def _play_game(svc: GameService, chat: int, user: int, rng: random.Random) -> int:
-    await svc.touch_user(user, f"user{user}", "nl")
-    await svc.user_started(user)
-    out = await svc.open_table(chat, "group", "Club", user, f"user{user}")
+    await svc.people.touch_user(user, f"user{user}", "nl")
+    await svc.people.user_started(user)
+    out = await svc.lobby.open_table(chat, "group", "Club", user, f"user{user}")
     gid = out.game_id
     assert gid is not None
     for action in ("rounds:toggle", "sit:0", "bot:add", "bot:add", "bot:add", "start"):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
-        assert (await svc.lobby_action(gid, table.version, user, lobby_payload(action), _no)).ok
+        assert (
+            await svc.lobby.lobby_action(gid, table.version, user, lobby_payload(action), _no)
+        ).ok
     while True:
-        await svc.run_computers(gid)
-        table = await svc.load(gid)
+        await svc.play.run_computers(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
         if table.row.status is not GameStatus.ACTIVE:
             return gid
@@ -48,7 +50,7 @@ async def _play_game(svc: GameService, chat: int, user: int, rng: random.Random)
         legal = table.state.legal_actions(Seat(seat.index))
         if legal:
             move = Move(rng.choice(legal).notation(with_seat=False))
-            assert (await svc.act(gid, table.version, user, move)).ok
+            assert (await svc.play.act(gid, table.version, user, move)).ok
 
 
 async def test_finished_games_leave_nothing_behind_and_are_not_cached_again(
@@ -56,35 +58,37 @@ async def test_finished_games_leave_nothing_behind_and_are_not_cached_again(
 ) -> None:
     rng = random.Random(5)
     games = [await _play_game(service, GROUP - i, 1 + i, rng) for i in range(3)]
-    assert len(service._cache) == 0
-    assert len(service._locks) == 0
-    assert len(service.__dict__["_rating_locks"]) == 0
+    assert len(service.tables.cache) == 0
+    assert len(service.tables.locks) == 0
+    assert len(service.stats.rating_locks) == 0
     for gid in games:  # an old game's link, sheet or view
-        table = await service.load(gid)
+        table = await service.tables.load(gid)
         assert table is not None and table.state is not None and table.state.is_over
-        assert (await service.view(gid)) is not None
-    assert len(service._cache) == 0
+        assert (await service.tables.view(gid)) is not None
+    assert len(service.tables.cache) == 0
 
 
 async def test_the_cache_of_open_games_is_bounded(service: GameService) -> None:
-    service._cache = LruDict(2)
+    service.tables.cache = LruDict(2)
     ids = []
     for i in range(3):  # three running games, each with a move
         user = 10 + i
-        await service.touch_user(user, f"u{user}", "nl")
-        await service.user_started(user)
-        gid = (await service.open_table(GROUP - i, "group", "C", user, f"u{user}")).game_id
+        await service.people.touch_user(user, f"u{user}", "nl")
+        await service.people.user_started(user)
+        gid = (await service.lobby.open_table(GROUP - i, "group", "C", user, f"u{user}")).game_id
         assert gid is not None
         for action in ("sit:0", "bot:add", "bot:add", "bot:add", "start"):
-            table = await service.load(gid)
+            table = await service.tables.load(gid)
             assert table is not None
-            out = await service.lobby_action(gid, table.version, user, lobby_payload(action), _no)
+            out = await service.lobby.lobby_action(
+                gid, table.version, user, lobby_payload(action), _no
+            )
             assert out.ok
         ids.append(gid)
-    assert len(service._cache) == 2 and ids[0] not in service._cache
-    table = await service.load(ids[0])  # replayed from its log, cached again
+    assert len(service.tables.cache) == 2 and ids[0] not in service.tables.cache
+    table = await service.tables.load(ids[0])  # replayed from its log, cached again
     assert table is not None and table.state is not None
-    assert ids[0] in service._cache and len(service._cache) == 2
+    assert ids[0] in service.tables.cache and len(service.tables.cache) == 2
 
 
 async def test_keyed_locks_serialize_and_then_go() -> None:

@@ -25,7 +25,7 @@ from tests.fakebot.flood import RateLimits
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
-    from bot.service import GameService
+    from bot.service.play import PlayService
 
 SENDS_AND_EDITS = ("sendMessage", "editMessageText")
 
@@ -269,7 +269,7 @@ async def test_the_move_is_shown_at_once_and_the_computers_follow_one_a_second()
     clock = ManualClock()
     computers, screen, tasks = _Computers(3), _Screen(clock), Tasks()
     driver = TableDriver(
-        cast("GameService", computers),
+        cast("PlayService", computers),
         cast("Presenter", screen),
         tasks.spawn,
         computer_delay=1.0,
@@ -306,7 +306,7 @@ async def test_at_the_bots_overall_limit_the_computers_pace_stretches_up_to_its_
     clock = ManualClock()
     computers, screen, tasks = _Computers(3), _Screen(clock), Tasks()
     driver = TableDriver(
-        cast("GameService", computers),
+        cast("PlayService", computers),
         cast("Presenter", screen),
         tasks.spawn,
         computer_delay=1.0,

@@ -49,8 +49,8 @@ async def _world(path: str | Path = ":memory:") -> World:
     )
     world = World(svc, repo, now, scheduled)
     for uid in (ANNA, BERT, CAS, DIRK, EVE):
-        await svc.touch_user(uid, f"user{uid}", "nl")
-        await svc.user_started(uid)
+        await svc.people.touch_user(uid, f"user{uid}", "nl")
+        await svc.people.user_started(uid)
     return world
 
 
@@ -65,7 +65,7 @@ async def world() -> AsyncIterator[World]:
 
 
 async def _table(svc: GameService, gid: int) -> Table:
-    table = await svc.load(gid)
+    table = await svc.tables.load(gid)
     assert table is not None and table.state is not None
     return table
 
@@ -73,30 +73,32 @@ async def _table(svc: GameService, gid: int) -> Table:
 async def _group_game(svc: GameService, chat: int, humans: tuple[int, ...]) -> int:
     """A started game in ``chat``: ``humans`` in seats 0.., computers in the rest, tips on
     (without tips a seat handed over comes back only at the next round)."""
-    gid = (await svc.open_table(chat, "group", "Club", humans[0], "x")).game_id
+    gid = (await svc.lobby.open_table(chat, "group", "Club", humans[0], "x")).game_id
     assert gid is not None
     for seat, uid in enumerate(humans):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
         assert (
-            await svc.lobby_action(gid, table.version, uid, lobby_payload(f"sit:{seat}"), _no)
+            await svc.lobby.lobby_action(gid, table.version, uid, lobby_payload(f"sit:{seat}"), _no)
         ).ok
     for _ in range(4 - len(humans)):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
         assert (
-            await svc.lobby_action(gid, table.version, humans[0], lobby_payload("bot:add"), _no)
+            await svc.lobby.lobby_action(
+                gid, table.version, humans[0], lobby_payload("bot:add"), _no
+            )
         ).ok
-    table = await svc.load(gid)
+    table = await svc.tables.load(gid)
     assert table is not None  # with tips: a seat handed over may come back in the same round
     tips = lobby_payload("tips:toggle")
-    assert (await svc.lobby_action(gid, table.version, humans[0], tips, _no)).ok
-    table = await svc.load(gid)
+    assert (await svc.lobby.lobby_action(gid, table.version, humans[0], tips, _no)).ok
+    table = await svc.tables.load(gid)
     assert table is not None
     assert (
-        await svc.lobby_action(gid, table.version, humans[0], lobby_payload("start"), _no)
+        await svc.lobby.lobby_action(gid, table.version, humans[0], lobby_payload("start"), _no)
     ).started
-    await svc.run_computers(gid)
+    await svc.play.run_computers(gid)
     return gid
 
 
@@ -115,10 +117,10 @@ async def _play_until(
         assert to_act is not None, "the game ended before the test got there"
         user_id = table.user_id(to_act)
         if user_id is None:
-            assert (await svc.run_computers(gid)).changed
+            assert (await svc.play.run_computers(gid)).changed
             continue
         token = table.state.legal_actions(to_act)[0].notation(with_seat=False)
-        assert (await svc.act(gid, table.version, user_id, Move(token))).ok
+        assert (await svc.play.act(gid, table.version, user_id, Move(token))).ok
     raise AssertionError("never reached")
 
 
@@ -131,7 +133,7 @@ async def _time_out(w: World, gid: int, seat: int) -> list[str]:
     table = await _play_until(w.svc, gid, _to_act(seat))
     assert table.row.timer is not None and table.row.timer.seat == seat
     w.now[0] = table.row.timer.deadline_at + 1
-    out = await w.svc.timer_fired(gid, table.version)
+    out = await w.svc.timers.timer_fired(gid, table.version)
     return [n.kind for n in out.notices]
 
 
@@ -140,7 +142,7 @@ async def test_a_player_who_handed_over_takes_the_seat_back_and_gets_the_turn(
 ) -> None:
     svc = world.svc
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
-    assert (await svc.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
     handed = await _table(svc, gid)
     button_version = handed.version  # the offer was drawn now; the computer plays on
     assert handed.row.seats[1].occupant == Occupant.computer("computer", former_user_id=BERT)
@@ -150,7 +152,7 @@ async def test_a_player_who_handed_over_takes_the_seat_back_and_gets_the_turn(
     world.now[0] += 5
     world.scheduled.clear()
 
-    out = await svc.reclaim(gid, button_version, BERT, 1)
+    out = await svc.seats.reclaim(gid, button_version, BERT, 1)
 
     assert out.ok and out.changed and out.toast == "reclaimed"
     assert [(n.kind, n.seat, n.user_id) for n in out.notices] == [("back", 1, BERT)]
@@ -162,22 +164,22 @@ async def test_a_player_who_handed_over_takes_the_seat_back_and_gets_the_turn(
     assert back.row.action_count == table.row.action_count
     assert back.row.timer == TurnTimer(world.now[0] + 60, 1)  # a fresh turn time
     assert world.scheduled and world.scheduled[-1][:2] == (gid, back.version)
-    again = await svc.reclaim(gid, back.version, BERT, 1)  # a double tap
+    again = await svc.seats.reclaim(gid, back.version, BERT, 1)  # a double tap
     assert again.refusal == "already_seated"
     token = back.state.legal_actions(Seat(1))[0].notation(with_seat=False)
-    assert (await svc.act(gid, back.version, BERT, Move(token))).ok  # and he plays on
+    assert (await svc.play.act(gid, back.version, BERT, Move(token))).ok  # and he plays on
 
 
 async def test_taking_back_keeps_another_players_running_timer(world: World) -> None:
     svc = world.svc
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
-    assert (await svc.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
     table = await _play_until(svc, gid, _to_act(0))  # Anna's turn, her clock is running
     timer = table.row.timer
     assert timer is not None and timer.seat == 0
     world.now[0] += 7
     world.scheduled.clear()
-    assert (await svc.reclaim(gid, table.version, BERT, 1)).ok
+    assert (await svc.seats.reclaim(gid, table.version, BERT, 1)).ok
     after = await _table(svc, gid)
     assert after.row.timer == timer  # not a second of extra time for Anna
     assert world.scheduled == [(gid, after.version, timer.deadline_at - 20)]
@@ -187,19 +189,19 @@ async def test_only_the_player_who_left_the_seat_may_take_it_back(world: World) 
     svc = world.svc
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
     other = await _group_game(svc, OTHER_GROUP, (CAS, DIRK))
-    assert (await svc.handover(gid, BERT)).ok
-    assert (await svc.handover(other, DIRK)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(other, DIRK)).ok
     before = await _table(svc, gid)
     v, vo = before.version, (await _table(svc, other)).version
     refusals = {
-        "a stranger": await svc.reclaim(gid, v, EVE, 1),
-        "a seated player": await svc.reclaim(gid, v, ANNA, 1),
-        "a computer nobody left": await svc.reclaim(gid, v, BERT, 2),
-        "a human's seat": await svc.reclaim(gid, v, BERT, 0),
-        "his seat number in another game": await svc.reclaim(other, vo, BERT, 1),
-        "no such seat": await svc.reclaim(gid, v, BERT, 7),
-        "a version from the future": await svc.reclaim(gid, v + 50, BERT, 1),
-        "no such game": await svc.reclaim(999, 1, BERT, 1),
+        "a stranger": await svc.seats.reclaim(gid, v, EVE, 1),
+        "a seated player": await svc.seats.reclaim(gid, v, ANNA, 1),
+        "a computer nobody left": await svc.seats.reclaim(gid, v, BERT, 2),
+        "a human's seat": await svc.seats.reclaim(gid, v, BERT, 0),
+        "his seat number in another game": await svc.seats.reclaim(other, vo, BERT, 1),
+        "no such seat": await svc.seats.reclaim(gid, v, BERT, 7),
+        "a version from the future": await svc.seats.reclaim(gid, v + 50, BERT, 1),
+        "no such game": await svc.seats.reclaim(999, 1, BERT, 1),
     }
     assert {why: out.refusal for why, out in refusals.items()} == {
         "a stranger": "not_your_seat",
@@ -214,16 +216,16 @@ async def test_only_the_player_who_left_the_seat_may_take_it_back(world: World) 
     assert not any(out.changed or out.notices for out in refusals.values())
     after = await _table(svc, gid)
     assert (after.version, after.row.seats) == (before.version, before.row.seats)
-    assert (await svc.reclaim(other, vo, DIRK, 1)).ok  # Dirk's own seat there
+    assert (await svc.seats.reclaim(other, vo, DIRK, 1)).ok  # Dirk's own seat there
 
 
 async def test_no_way_back_once_the_game_is_over(world: World) -> None:
     svc = world.svc
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
-    assert (await svc.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
     table = await _table(svc, gid)
-    assert (await svc.stop(gid, ANNA, _no)).stopped
-    out = await svc.reclaim(gid, table.version, BERT, 1)
+    assert (await svc.seats.stop(gid, ANNA, _no)).stopped
+    out = await svc.seats.reclaim(gid, table.version, BERT, 1)
     assert out.refusal == "game_finished"
     row = await world.repo.get_game(gid)
     assert row is not None and row.status is GameStatus.ABANDONED
@@ -235,9 +237,9 @@ async def test_taking_back_starts_the_timeout_count_anew(world: World) -> None:
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
     assert await _time_out(world, gid, 1) == ["timeout"]
     assert await _time_out(world, gid, 1) == ["timeout"]
-    assert (await svc.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
     table = await _table(svc, gid)
-    assert (await svc.reclaim(gid, table.version, BERT, 1)).ok
+    assert (await svc.seats.reclaim(gid, table.version, BERT, 1)).ok
     # A third timeout in a row would make him absent; after coming back it is his first.
     assert await _time_out(world, gid, 1) == ["timeout"]
     assert (await _table(svc, gid)).kind(1) is SeatKind.HUMAN
@@ -251,7 +253,7 @@ async def test_an_absent_player_takes_the_seat_back(world: World) -> None:
     table = await _table(svc, gid)
     assert table.row.status is GameStatus.ACTIVE  # Anna plays on
     assert table.row.seats[1].occupant == Occupant.computer("computer", former_user_id=BERT)
-    out = await svc.reclaim(gid, table.version, BERT, 1)
+    out = await svc.seats.reclaim(gid, table.version, BERT, 1)
     assert out.ok and [n.kind for n in out.notices] == ["back"]
     assert (await _table(svc, gid)).seat_of(BERT) == Seat(1)
 
@@ -261,15 +263,15 @@ async def test_the_way_back_survives_a_restart(tmp_path: Path) -> None:
     first = await _world(db)
     try:
         gid = await _group_game(first.svc, GROUP, (ANNA, BERT))
-        assert (await first.svc.handover(gid, BERT)).ok
+        assert (await first.svc.seats.handover(gid, BERT)).ok
         version = (await _table(first.svc, gid)).version
     finally:
         first.svc.computers.shutdown()
         await first.repo.close()
     second = await _world(db)  # a new process: nothing in memory
     try:
-        await second.svc.resume()
-        out = await second.svc.reclaim(gid, version, BERT, 1)
+        await second.svc.timers.resume()
+        out = await second.svc.seats.reclaim(gid, version, BERT, 1)
         assert out.ok
         assert (await _table(second.svc, gid)).seat_of(BERT) == Seat(1)
     finally:
@@ -280,7 +282,7 @@ async def test_the_way_back_survives_a_restart(tmp_path: Path) -> None:
 async def test_the_export_still_lists_a_handed_over_seat_as_a_computer(world: World) -> None:
     svc = world.svc
     gid = await _group_game(svc, GROUP, (ANNA, BERT))
-    assert (await svc.handover(gid, BERT)).ok
+    assert (await svc.seats.handover(gid, BERT)).ok
     row = await world.repo.get_game(gid, with_actions=True)
     assert row is not None and row.seats[1].former_user_id == BERT
     players = export_game(row)["players"]
@@ -301,7 +303,7 @@ async def test_a_restart_between_taking_back_and_the_timer_write_still_times_the
     first = await _world(db)
     try:
         gid = await _group_game(first.svc, GROUP, (ANNA, BERT))
-        assert (await first.svc.handover(gid, BERT)).ok
+        assert (await first.svc.seats.handover(gid, BERT)).ok
         handed = await _table(first.svc, gid)
         table = await _play_until(
             first.svc, gid, lambda t: t.version > handed.version and _to_act(1)(t)
@@ -317,7 +319,7 @@ async def test_a_restart_between_taking_back_and_the_timer_write_still_times_the
     second = await _world(db)
     try:
         second.now[0] = 2000.0
-        await second.svc.resume()
+        await second.svc.timers.resume()
         after = await _table(second.svc, gid)
         assert after.state is not None and after.state.to_act == Seat(1)
         assert after.row.timer == TurnTimer(2000.0 + 60, 1)

@@ -27,14 +27,14 @@ def _service(repo: SqliteRepository, now: list[float]) -> GameService:
         clock=lambda: now[0],
         seeds=lambda: next(seeds),
     )
-    svc.scheduler = repo.arm_timer  # as on a shared database (bot.app)
+    svc.tables.scheduler = repo.arm_timer  # as on a shared database (bot.app)
     return svc
 
 
 async def _finish(svc: GameService, gid: int, rng: random.Random) -> None:
     """Play the game's one human (user 1) to the end, the computers for the rest."""
     while True:
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
         if table.state.is_over:
             return
@@ -42,9 +42,9 @@ async def _finish(svc: GameService, gid: int, rng: random.Random) -> None:
         assert actions, "the human is to act"
         action = rng.choice(actions)
         token = action.notation(with_seat=False)
-        out = await svc.act(gid, table.version, 1, move(token))
+        out = await svc.play.act(gid, table.version, 1, move(token))
         assert out.ok, out.refusal
-        await svc.run_computers(gid)
+        await svc.play.run_computers(gid)
 
 
 async def _yes() -> bool:
@@ -69,14 +69,14 @@ async def test_two_workers_tapping_again_open_one_table(tmp_path: object) -> Non
         first, second = _service(one, now), _service(two, now)
         gid = await _group_game(first, 1)
         await _finish(first, gid, random.Random(2))
-        await first.record_table_message(gid, TABLE_MESSAGE)
-        table = await first.load(gid)
+        await first.tables.record_table_message(gid, TABLE_MESSAGE)
+        table = await first.tables.load(gid)
         assert table is not None and table.row.status is GameStatus.FINISHED
-        outsider = await first.rematch(gid, table.version, 9, TABLE_MESSAGE, _no, _member)
+        outsider = await first.rematch.rematch(gid, table.version, 9, TABLE_MESSAGE, _no, _member)
         assert outsider.refusal is Refusal.REMATCH_PLAYERS_ONLY
         taps = await asyncio.gather(
-            first.rematch(gid, table.version, 1, TABLE_MESSAGE, _no, _member),
-            second.rematch(gid, table.version, 1, TABLE_MESSAGE, _no, _member),
+            first.rematch.rematch(gid, table.version, 1, TABLE_MESSAGE, _no, _member),
+            second.rematch.rematch(gid, table.version, 1, TABLE_MESSAGE, _no, _member),
         )
         assert sorted(str(o.toast) for o in taps) == sorted(
             [str(Toast.REMATCH_OPENED), str(Toast.REMATCH_EXISTS)]
@@ -85,5 +85,5 @@ async def test_two_workers_tapping_again_open_one_table(tmp_path: object) -> Non
         assert len(games) == 2
         # Only user 1 played (the rest were computers): no one to wait for, it started.
         assert games[1].status is GameStatus.ACTIVE
-        admin = await second.rematch(gid, table.version, 9, TABLE_MESSAGE, _yes, _member)
+        admin = await second.rematch.rematch(gid, table.version, 9, TABLE_MESSAGE, _yes, _member)
         assert admin.toast is Toast.REMATCH_EXISTS

@@ -63,12 +63,12 @@ async def test_no_review_of_a_running_game_nor_of_somebody_elses(
     """Refusals change nothing and ask the pool for nothing: a running game, a game that does
     not exist; the user's last finished game is None before any game ends."""
     svc = random_service
-    await svc.touch_user(5, "user5", "nl")
-    await svc.user_started(5)
-    out = await svc.open_table(5, "private", None, 5, "user5")
+    await svc.people.touch_user(5, "user5", "nl")
+    await svc.people.user_started(5)
+    out = await svc.lobby.open_table(5, "private", None, 5, "user5")
     assert out.game_id is not None
-    asked = await svc.ask_review(out.game_id, 5)
+    asked = await svc.review.ask_review(out.game_id, 5)
     assert asked.review is None and asked.outcome.refusal is Refusal.REVIEW_NOT_YET
-    asked = await svc.ask_review(out.game_id + 1, 5)
+    asked = await svc.review.ask_review(out.game_id + 1, 5)
     assert asked.review is None and asked.outcome.refusal is Refusal.GAME_NOT_FOUND
-    assert await svc.last_finished_game(5) is None
+    assert await svc.review.last_finished_game(5) is None

@@ -33,7 +33,7 @@ async def test_score_pictures_are_drawn_once_per_version_viewer_and_language(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gid = await _play_game(service, GROUP, 1, random.Random(3))
-    table = await service.load(gid)
+    table = await service.tables.load(gid)
     assert table is not None
     drawn: list[str] = []
 
@@ -42,7 +42,7 @@ async def test_score_pictures_are_drawn_once_per_version_viewer_and_language(
         return b"\x89PNG fake"
 
     monkeypatch.setattr(presenter_module, "render_sheet_png", draw)
-    presenter = Presenter(service, cast(Outbox, None), "bot")
+    presenter = Presenter(service.tables, cast(Outbox, None), "bot")
     nl, de = get_translator("nl"), get_translator("de")
     answers = await asyncio.gather(
         *(presenter.score_message(table, nl, None, picture=True) for _ in range(20))
@@ -71,6 +71,6 @@ async def test_month_standings_are_worked_out_off_the_event_loop(
         return replay(results)
 
     monkeypatch.setattr(stats_module, "replay_ratings", watched)
-    lines = await service.group_standings(GROUP, Period.MONTH)
+    lines = await service.stats.group_standings(GROUP, Period.MONTH)
     assert lines  # the two games count
     assert threads and threading.main_thread() not in threads

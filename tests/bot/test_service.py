@@ -40,80 +40,84 @@ async def service() -> AsyncIterator[GameService]:
 
 async def _users(svc: GameService, *ids: int, started: bool = True) -> None:
     for uid in ids:
-        await svc.touch_user(uid, f"user{uid}", "nl")
+        await svc.people.touch_user(uid, f"user{uid}", "nl")
         if started:
-            await svc.user_started(uid)
+            await svc.people.user_started(uid)
 
 
 async def test_one_table_per_chat_and_seating_rules(service: GameService) -> None:
     await _users(service, 1, 2)
     await _users(service, 3, started=False)
-    out = await service.open_table(GROUP, "group", "Club", 1, "user1")
+    out = await service.lobby.open_table(GROUP, "group", "Club", 1, "user1")
     assert out.ok and out.lobby and out.game_id is not None
     gid = out.game_id
-    again = await service.open_table(GROUP, "group", "Club", 2, "user2")
+    again = await service.lobby.open_table(GROUP, "group", "Club", 2, "user2")
     assert again.refusal == "table_exists" and again.game_id == gid
-    table = await service.load(gid)
+    table = await service.tables.load(gid)
     assert table is not None
     v = table.version
-    seated = await service.lobby_action(gid, v, 1, lobby_payload("sit:0"), _no)
+    seated = await service.lobby.lobby_action(gid, v, 1, lobby_payload("sit:0"), _no)
     assert seated.ok and seated.toast == "seated"
     # A group fills a table in a rush: seat taps are judged on the table as it is now.
-    rush = await service.lobby_action(gid, v, 2, lobby_payload("sit:1"), _no)
+    rush = await service.lobby.lobby_action(gid, v, 2, lobby_payload("sit:1"), _no)
     assert rush.ok and rush.toast == "seated"
-    taken = await service.lobby_action(gid, v, 2, lobby_payload("sit:0"), _no)
+    taken = await service.lobby.lobby_action(gid, v, 2, lobby_payload("sit:0"), _no)
     assert taken.refusal == "seat_taken"
-    link = await service.lobby_action(gid, v, 3, lobby_payload("sit:2"), _no)
-    token = await service.link_token(gid)  # random, not the game's number
+    link = await service.lobby.lobby_action(gid, v, 3, lobby_payload("sit:2"), _no)
+    token = await service.tables.link_token(gid)  # random, not the game's number
     assert link.url == f"j{token}_2" and link.ok  # never started the bot: a deep link
     v += 2
     assert (
-        await service.lobby_action(gid, v - 1, 1, lobby_payload("start"), _no)
+        await service.lobby.lobby_action(gid, v - 1, 1, lobby_payload("start"), _no)
     ).refusal == "stale_button"
     assert (
-        await service.lobby_action(gid, v, 3, lobby_payload("start"), _no)
+        await service.lobby.lobby_action(gid, v, 3, lobby_payload("start"), _no)
     ).refusal == "not_in_game"
     assert (
-        await service.lobby_action(gid, v, 1, lobby_payload("start"), _no)
+        await service.lobby.lobby_action(gid, v, 1, lobby_payload("start"), _no)
     ).refusal == "need_four_players"
-    assert (await service.lobby_action(gid, v, 3, lobby_payload("preset:next"), _no)).refusal == (
-        "creator_or_admin_only"
-    )
     assert (
-        await service.lobby_action(gid, v, 3, lobby_payload("preset:next"), _yes)
+        await service.lobby.lobby_action(gid, v, 3, lobby_payload("preset:next"), _no)
+    ).refusal == ("creator_or_admin_only")
+    assert (
+        await service.lobby.lobby_action(gid, v, 3, lobby_payload("preset:next"), _yes)
     ).ok  # an admin may
 
 
 async def test_play_refusals_versions_and_snapshot(service: GameService) -> None:
     await _users(service, 1, 2, 3, 4)
-    gid = (await service.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    gid = (await service.lobby.open_table(GROUP, "group", "Club", 1, "user1")).game_id
     assert gid is not None
     for uid in (1, 2, 3, 4):
-        table = await service.load(gid)
+        table = await service.tables.load(gid)
         assert table is not None
         assert (
-            await service.lobby_action(
+            await service.lobby.lobby_action(
                 gid, table.version, uid, lobby_payload(f"sit:{uid - 1}"), _no
             )
         ).ok
-    table = await service.load(gid)
+    table = await service.tables.load(gid)
     assert table is not None
-    started = await service.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)
+    started = await service.lobby.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)
     assert started.ok and started.started
-    table = await service.load(gid)
+    table = await service.tables.load(gid)
     assert table is not None and table.state is not None
     to_act = table.state.to_act
     assert to_act is not None
     user = to_act + 1
     other = (to_act + 1) % 4 + 1
-    assert (await service.act(gid, table.version, 99, Move("pass"))).refusal == "not_in_game"
-    wrong = await service.act(gid, table.version, other, Move("pass"))
+    assert (await service.play.act(gid, table.version, 99, Move("pass"))).refusal == "not_in_game"
+    wrong = await service.play.act(gid, table.version, other, Move("pass"))
     assert wrong.refusal == "not_your_turn"
-    assert (await service.act(gid, table.version, user, Move("play:AS"))).refusal == "wrong_phase"
-    assert (await service.act(gid, table.version, user, Move("fly:away"))).refusal == "malformed"
-    ok = await service.act(gid, table.version, user, Move("choose:H"))
+    assert (
+        await service.play.act(gid, table.version, user, Move("play:AS"))
+    ).refusal == "wrong_phase"
+    assert (
+        await service.play.act(gid, table.version, user, Move("fly:away"))
+    ).refusal == "malformed"
+    ok = await service.play.act(gid, table.version, user, Move("choose:H"))
     assert ok.ok and ok.changed
-    double = await service.act(gid, table.version, user, Move("choose:H"))
+    double = await service.play.act(gid, table.version, user, Move("choose:H"))
     assert double.refusal in ("stale_button", "not_your_turn")
     row = await service.repo.get_game(gid, with_actions=True)
     assert row is not None and row.actions is not None and row.snapshot is not None
@@ -125,20 +129,20 @@ async def test_play_refusals_versions_and_snapshot(service: GameService) -> None
 
 async def test_stop_needs_creator_or_admin(service: GameService) -> None:
     await _users(service, 1, 2)
-    gid = (await service.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    gid = (await service.lobby.open_table(GROUP, "group", "Club", 1, "user1")).game_id
     assert gid is not None
-    assert (await service.stop(gid, 2, _no)).refusal == "creator_or_admin_only"
-    assert (await service.stop(gid, 2, _yes)).stopped
+    assert (await service.seats.stop(gid, 2, _no)).refusal == "creator_or_admin_only"
+    assert (await service.seats.stop(gid, 2, _yes)).stopped
     row = await service.repo.get_game(gid)
     assert row is not None and row.status is GameStatus.ABANDONED
-    assert (await service.stop(gid, 1, _no)).refusal == "game_finished"
+    assert (await service.seats.stop(gid, 1, _no)).refusal == "game_finished"
 
 
 async def test_private_chat_starts_a_solo_game_with_three_computers(service: GameService) -> None:
     await _users(service, 5)
-    out = await service.open_table(5, "private", None, 5, "user5")
+    out = await service.lobby.open_table(5, "private", None, 5, "user5")
     assert out.started and out.game_id is not None
-    table = await service.load(out.game_id)
+    table = await service.tables.load(out.game_id)
     assert table is not None and table.row.status is GameStatus.ACTIVE
     assert [s.kind.value for s in table.row.seats] == ["computer", "computer", "human", "computer"]
 
@@ -146,22 +150,28 @@ async def test_private_chat_starts_a_solo_game_with_three_computers(service: Gam
 async def _group_game(svc: GameService, humans: int) -> int:
     """A started group game: users 1..humans seated in order, computers in the rest."""
     await _users(svc, *range(1, humans + 1))
-    gid = (await svc.open_table(GROUP, "group", "Club", 1, "user1")).game_id
+    gid = (await svc.lobby.open_table(GROUP, "group", "Club", 1, "user1")).game_id
     assert gid is not None
     for uid in range(1, humans + 1):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
         assert (
-            await svc.lobby_action(gid, table.version, uid, lobby_payload(f"sit:{uid - 1}"), _no)
+            await svc.lobby.lobby_action(
+                gid, table.version, uid, lobby_payload(f"sit:{uid - 1}"), _no
+            )
         ).ok
     for _ in range(4 - humans):
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
-        assert (await svc.lobby_action(gid, table.version, 1, lobby_payload("bot:add"), _no)).ok
-    table = await svc.load(gid)
+        assert (
+            await svc.lobby.lobby_action(gid, table.version, 1, lobby_payload("bot:add"), _no)
+        ).ok
+    table = await svc.tables.load(gid)
     assert table is not None
-    assert (await svc.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)).started
-    await svc.run_computers(gid)
+    assert (
+        await svc.lobby.lobby_action(gid, table.version, 1, lobby_payload("start"), _no)
+    ).started
+    await svc.play.run_computers(gid)
     return gid
 
 
@@ -171,16 +181,16 @@ async def test_a_timer_that_fires_after_the_player_acted_does_nothing() -> None:
     svc = make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 11)
     try:
         gid = await _group_game(svc, 4)
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None and table.row.timer is not None
         seat = table.state.to_act
         assert seat is not None and table.row.timer.seat == seat
         now[0] = table.row.timer.deadline_at + 1
         legal = table.state.legal_actions()[0].notation(with_seat=False)
-        assert (await svc.act(gid, table.version, seat + 1, Move(legal))).ok
-        late = await svc.timer_fired(gid, table.version)
+        assert (await svc.play.act(gid, table.version, seat + 1, Move(legal))).ok
+        late = await svc.timers.timer_fired(gid, table.version)
         assert not late.changed and not late.notices
-        after = await svc.load(gid)
+        after = await svc.tables.load(gid)
         assert after is not None and after.row.action_count == table.row.action_count + 1
     finally:
         await repo.close()
@@ -194,13 +204,13 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
         gid = await _group_game(svc, 1)
         kinds = []
         for _ in range(3):
-            table = await svc.load(gid)
+            table = await svc.tables.load(gid)
             assert table is not None and table.row.timer is not None
             now[0] = table.row.timer.deadline_at + 1
-            out = await svc.timer_fired(gid, table.version)
+            out = await svc.timers.timer_fired(gid, table.version)
             kinds.append([n.kind for n in out.notices])
         assert kinds == [["timeout"], ["timeout"], ["absent"]]
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None
         assert table.row.seats[0].kind.value == "computer"
         assert table.row.status is GameStatus.ABANDONED  # nobody left: the table closes
@@ -210,11 +220,11 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
 
 async def test_klaverjas_with_a_preset_name_picks_those_rules(service: GameService) -> None:
     await _users(service, 6, 7)
-    solo = await service.open_table(6, "private", None, 6, "user6", "klammern")
-    table = await service.load(solo.game_id or 0)
+    solo = await service.lobby.open_table(6, "private", None, 6, "user6", "klammern")
+    table = await service.tables.load(solo.game_id or 0)
     assert table is not None and table.settings.rules.preset == "klammern"
-    lobby = await service.open_table(GROUP - 1, "group", "Club", 7, "user7", "nonsense")
-    table = await service.load(lobby.game_id or 0)
+    lobby = await service.lobby.open_table(GROUP - 1, "group", "Club", 7, "user7", "nonsense")
+    table = await service.tables.load(lobby.game_id or 0)
     assert table is not None and table.settings.rules.preset == "amsterdam"
 
 
@@ -228,10 +238,10 @@ async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
         return make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 12)
 
     async def time_out(svc: GameService, gid: int) -> list[str]:
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.row.timer is not None
         now[0] = table.row.timer.deadline_at + 1
-        return [n.kind for n in (await svc.timer_fired(gid, table.version)).notices]
+        return [n.kind for n in (await svc.timers.timer_fired(gid, table.version)).notices]
 
     repo = await open_repository(db)
     svc = service(repo)
@@ -241,13 +251,13 @@ async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
     repo = await open_repository(db)  # the restart: a new process knows only the database
     try:
         svc = service(repo)
-        await svc.resume()
-        table = await svc.load(gid)
+        await svc.timers.resume()
+        table = await svc.tables.load(gid)
         assert table is not None and table.row.timer is not None
         seat = table.row.timer.seat
         assert table.row.seats[seat].timeouts == 2
         assert [*first, await time_out(svc, gid)] == [["timeout"], ["timeout"], ["absent"]]
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.row.seats[seat].kind.value == "computer"
     finally:
         await repo.close()

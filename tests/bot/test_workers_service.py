@@ -37,23 +37,25 @@ async def test_two_services_sweeping_run_a_due_timer_once(tmp_path: object) -> N
     ):
         first, second = _service(one, now), _service(two, now)
         gid = await _group_game(first, 2)
-        table = await first.load(gid)
+        table = await first.tables.load(gid)
         assert table is not None and table.row.timer is not None
         deadline = table.row.timer.deadline_at
-        assert await first.sweep_timers(lease=30) == []  # not due yet
+        assert await first.timers.sweep_timers(lease=30) == []  # not due yet
         now[0] = deadline - 20  # the reminder is due (armed in the database)
         reminded = [
-            *await first.sweep_timers(lease=30),
-            *await second.sweep_timers(lease=30),
+            *await first.timers.sweep_timers(lease=30),
+            *await second.timers.sweep_timers(lease=30),
         ]
         kinds = [n.kind for out in reminded for n in out.notices]
         assert kinds == [NoticeKind.REMINDER]  # once, by one of the two
-        assert await first.sweep_timers(lease=30) == []  # next: the deadline
+        assert await first.timers.sweep_timers(lease=30) == []  # next: the deadline
         now[0] = deadline + 1
-        fired = await asyncio.gather(first.sweep_timers(lease=30), second.sweep_timers(lease=30))
+        fired = await asyncio.gather(
+            first.timers.sweep_timers(lease=30), second.timers.sweep_timers(lease=30)
+        )
         kinds = [n.kind for outs in fired for out in outs for n in out.notices]
         assert kinds == [NoticeKind.TIMEOUT]
-        after = await second.load(gid)
+        after = await second.tables.load(gid)
         assert after is not None and after.version > table.version
 
 
@@ -61,9 +63,9 @@ async def test_a_computer_turn_left_undone_is_a_timer_another_worker_runs() -> N
     now = [1000.0]
     async with await SqliteRepository.open(":memory:") as repo:
         svc = _service(repo, now)
-        svc.computer_watch = 30.0
+        svc.tables.computer_watch = 30.0
         gid = await _group_game(svc, 1)
-        table = await svc.load(gid)
+        table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
         human = table.state.to_act
         assert human == 0 and table.row.timer is not None and table.row.timer.seat == 0
@@ -72,17 +74,17 @@ async def test_a_computer_turn_left_undone_is_a_timer_another_worker_runs() -> N
             for a in table.state.legal_actions(human)
             if table.state.apply(a)[0].to_act not in (None, human)
         )
-        out = await svc.act(gid, table.version, 1, Move(legal))  # the worker dies here
+        out = await svc.play.act(gid, table.version, 1, Move(legal))  # the worker dies here
         assert out.ok
-        left = await svc.load(gid)
+        left = await svc.tables.load(gid)
         assert left is not None and left.state is not None
         timer = left.row.timer
         assert timer is not None and left.kind(timer.seat).value == "computer"
         assert timer.reminded  # a watch: nobody is reminded of it
         now[0] = timer.deadline_at + 1
-        (ran,) = await svc.sweep_timers(lease=30)
+        (ran,) = await svc.timers.sweep_timers(lease=30)
         assert ran.changed and not ran.notices  # the computers played, no "timeout" notice
-        done = await svc.load(gid)
+        done = await svc.tables.load(gid)
         assert done is not None and done.row.action_count > left.row.action_count
 
 
