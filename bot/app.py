@@ -182,8 +182,12 @@ def build_application(
             await learn_migrations(app.bot_data["app"])
         await runner.start()
         await _set_commands(app, config.default_language)
-        for out in await service.timers.resume():  # the computers have moved already
+        resumed = await service.timers.resume()
+        for out in resumed:  # redrawn now; their computers move once the bot runs
             await presenter.present(out)
+        if app.job_queue is not None and resumed:
+            ids = [out.game_id for out in resumed if out.game_id is not None]
+            app.job_queue.run_once(_wake, 0.0, data=ids, name="resume")
         await service.stats.record_missing()  # games that ended just before a crash
 
     async def post_shutdown(app: KlaverjasApp) -> None:
@@ -284,6 +288,15 @@ async def _sweep(context: Context) -> None:
     await learn_migrations(data)
     for out in await data.service.timers.sweep_timers(lease=TIMER_LEASE_SECONDS):
         await data.driver.submit(out)
+
+
+async def _wake(context: Context) -> None:
+    """After a restart, once the bot runs: the table driver lets the computers of the resumed
+    games move (:meth:`bot.service.timers.TimerService.resume` only redraws them)."""
+    job = context.job
+    assert job is not None
+    for game_id in cast(list[int], job.data):
+        context.app_data.driver.wake(game_id)
 
 
 async def learn_migrations(data: BotData) -> int:

@@ -127,7 +127,7 @@ class GameService:
         tables = self.tables
         self.people = PeopleService(tables, repo, clock=clock, default_language=default_language)
         self.play = PlayService(tables, repo, computers, daily_level=daily_config.level)
-        self.seats = SeatService(tables, repo, self.play, clock=clock)
+        self.seats = SeatService(tables, repo, clock=clock)
         self.rematch = RematchService(
             tables, repo, clock=clock, seeds=seeds, limits=limits, wait=rematch_wait
         )

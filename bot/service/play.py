@@ -126,7 +126,7 @@ class PlayService:
             table = await self.tables.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self.run_computers_locked(table, limit=limit, ahead=ahead)
+            return await self._run_computers(table, limit=limit, ahead=ahead)
 
     async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
         """``(version, action)``: the decision of the computer to act in the game as stored
@@ -145,7 +145,7 @@ class PlayService:
             return None
         return table.version, await self._choose(table, state, to_act)
 
-    async def run_computers_locked(
+    async def _run_computers(
         self,
         table: Table,
         takeover: int | None = None,
@@ -155,8 +155,9 @@ class PlayService:
         ahead: tuple[int, Action] | None = None,
     ) -> Outcome:
         """:meth:`run_computers` with the game's lock held. ``takeover``: a human seat whose
-        turn timed out; the computer plays that one turn for them. ``timeouts``: the seats'
-        new timeout counts, saved with the moves. ``retries``: how often a lost
+        turn timed out; the computer plays that one turn for them and stops there (the
+        computers after it are the table driver's, :meth:`take_over`). ``timeouts``: the
+        seats' new timeout counts, saved with the moves. ``retries``: how often a lost
         compare-and-set is decided again on the reloaded game (a timeout's takeover is not
         redone: its timer is stale then). ``ahead``: ``(version, action)``, the first
         computer's decision made before the lock (:meth:`run_computers`), used when
@@ -176,7 +177,10 @@ class PlayService:
             if takeover is not None and action.seat == takeover:
                 out.notices.append(Notice(NoticeKind.TIMEOUT, takeover))
                 out.acted.add(takeover)
-                takeover = None
+                state, events = state.apply(action)
+                actions.append(action)
+                out.events.extend(events)
+                break  # the computers' own moves: the driver's
             state, events = state.apply(action)
             actions.append(action)
             out.events.extend(events)
@@ -187,14 +191,23 @@ class PlayService:
             await self.tables.commit(table, state, actions, out, timeouts)
         except StaleVersion:
             # Another writer was first (a worker without the lock, or an old row): decide
-            # again on the game as it is now, so no computer turn is dropped.
-            if retries <= 0:
+            # again on the game as it is now, so no computer turn is dropped (a timeout's
+            # takeover is not redone: its timer is stale then).
+            if retries <= 0 or takeover is not None:
                 return Outcome(game_id=table.game_id)
             fresh = await self.tables.load(table.game_id)
             if fresh is None or fresh.state is None or fresh.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=table.game_id)
-            return await self.run_computers_locked(fresh, limit=limit, retries=retries - 1)
+            return await self._run_computers(fresh, limit=limit, retries=retries - 1)
         return out
+
+    async def take_over(self, table: Table, seat: int, timeouts: Mapping[int, int]) -> Outcome:
+        """(Lock held.) ``seat``'s turn timed out: the computer plays that one turn for its
+        player (after a roem claim of a computer's team, which comes first), saved with the
+        seats' new ``timeouts`` counts (``TIMEOUT`` notice). The computers' moves after it
+        are the table driver's (the outcome moved the game). A lost compare-and-set: an
+        empty outcome (the timer is stale then)."""
+        return await self._run_computers(table, takeover=seat, timeouts=timeouts)
 
     async def _computer_action(
         self, table: Table, state: GameState, takeover: int | None, ready: Action | None = None

@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, Toast, refused
 from bot.service.core import Tables, active_seats
-from bot.service.play import PlayService
 from bot.tables import Table
 from storage import GameStatus, Occupant, Repository, SeatKind, StaleVersion
 
@@ -20,7 +19,6 @@ class SeatService:
     Args:
         tables: the tables (the lock, loading, retiming, the end of a table).
         repo: the storage repository (the seats).
-        play: the computers' moves after a seat changed hands.
         clock: UTC epoch seconds.
     """
 
@@ -28,13 +26,11 @@ class SeatService:
         self,
         tables: Tables,
         repo: Repository,
-        play: PlayService,
         *,
         clock: Callable[[], float],
     ) -> None:
         self.tables = tables
         self.repo = repo
-        self.play = play
         self.clock = clock
 
     async def handover(self, game_id: int, user_id: int) -> Outcome:
@@ -105,8 +101,8 @@ class SeatService:
         former player (:meth:`reclaim`): ``kind`` ``HANDOVER`` (they asked; ``actor`` is them)
         or ``ABSENT`` (timeouts in a row). With no human left the table closes (a hand-over
         reads as the player stopping it). Otherwise the turn timer is set for the table as it
-        is now (Klammern: the computers may still wait for the partner's contra or re) and the
-        computers move.
+        is now (Klammern: the computers may still wait for the partner's contra or re); the
+        outcome moved the game, so the table driver lets the computers move next.
 
         Raises:
             StaleVersion: another process wrote the game first.
@@ -126,8 +122,8 @@ class SeatService:
         if not fresh.humans():
             closed = await self.tables.abandon(fresh, actor)
             return closed if kind is NoticeKind.HANDOVER else out.merge(closed)
-        fresh = await self.tables.retime(fresh, out)
-        return out.merge(await self.play.run_computers_locked(fresh))
+        await self.tables.retime(fresh, out)
+        return out
 
     async def reclaim(self, game_id: int, version: int, user_id: int, seat: int) -> Outcome:
         """The "Take my seat back" button: a player whose seat went to a computer
@@ -138,8 +134,9 @@ class SeatService:
         the game's lock: the game must be active and the seat a computer seat whose stored
         former player is ``user_id``. The seat becomes the user's again, their timeout count
         starts anew and the turn timer is set for the table as it is now (a fresh one when it
-        is their turn). Refusals, with nothing changed: ``MALFORMED``, ``GAME_NOT_FOUND``,
-        ``GAME_FINISHED``, ``ALREADY_SEATED`` (taken back already), ``NOT_YOUR_SEAT``
+        is their turn); the table driver lets the computers move next. Refusals, with nothing
+        changed: ``MALFORMED``, ``GAME_NOT_FOUND``, ``GAME_FINISHED``, ``ALREADY_SEATED``
+        (taken back already), ``NOT_YOUR_SEAT``
         (somebody else's, or no former player), ``RECLAIM_NEXT_ROUND`` (a table without tips:
         a seat handed over comes back from the next round on), ``STALE_BUTTON`` (another
         process wrote first)."""
@@ -182,8 +179,8 @@ class SeatService:
                 acted={seat},
                 before=before,
             )
-            table = await self.tables.retime(table, out)
-            return out.merge(await self.play.run_computers_locked(table))
+            await self.tables.retime(table, out)
+            return out
 
     async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:
         """``/stop`` confirmed: the creator or a group admin ends the table (abandoned)."""

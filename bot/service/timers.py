@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable
 
 from bot.outcome import Notice, NoticeKind, Outcome
-from bot.service.core import TableLimits, Tables
+from bot.service.core import TableLimits, Tables, active_seats
 from bot.service.lobby import LobbyService
 from bot.service.play import PlayService
 from bot.service.rematch import RematchService
@@ -65,8 +65,10 @@ class TimerService:
 
     async def timer_fired(self, game_id: int, version: int) -> Outcome:
         """A turn timer woke up: remind the player first, then let the computer play for them;
-        after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. A
-        timer of an older version (the player acted meanwhile) does nothing. A lobby's timer
+        after :data:`MAX_TIMEOUTS` timeouts in a row the seat goes to a computer for good. The
+        computers' own moves after that are the table driver's (the outcome moved the game;
+        a computer's turn left undone, a watch, comes back as a redraw). A timer of an older
+        version (the player acted meanwhile) does nothing. A lobby's timer
         closes it when it stayed idle (:meth:`~bot.service.lobby.LobbyService.close_idle_lobby`)."""
         async with self.tables.lock(game_id):
             table = await self.tables.load(game_id)
@@ -89,12 +91,13 @@ class TimerService:
                     return Outcome(game_id=game_id)
                 return Outcome(game_id=game_id, notices=[Notice(NoticeKind.REMINDER, timer.seat)])
             if table.kind(timer.seat) is not SeatKind.HUMAN:  # a computer's turn left undone
-                return await self.play.run_computers_locked(table)
+                # The worker that should have moved them died (perhaps before it showed the
+                # last move): redraw, and the table driver moves the computers.
+                before = active_seats(table.state, table)
+                return Outcome(game_id=game_id, resync=True, before=before)
             missed = table.row.seats[timer.seat].timeouts + 1
             if missed < MAX_TIMEOUTS:
-                return await self.play.run_computers_locked(
-                    table, takeover=timer.seat, timeouts={timer.seat: missed}
-                )
+                return await self.play.take_over(table, timer.seat, {timer.seat: missed})
             return await self.seats.to_computer(table, timer.seat, NoticeKind.ABSENT, None)
 
     async def sweep_timers(self, *, lease: float, limit: int = 50) -> list[Outcome]:
@@ -142,11 +145,11 @@ class TimerService:
 
     async def resume(self) -> list[Outcome]:
         """After a restart: re-arm every running timer (storing the turn timer a table needs if
-        it has none, e.g. after a crash between a seat change and its timer), let computers
-        finish their turns, and have every running table redrawn (the process may have died
-        between saving a move and showing it). Returns one outcome per active game, for the
-        presenter. Every lobby's idle timer is set again too, and every rematch lobby's
-        confirmation timer."""
+        it has none, e.g. after a crash between a seat change and its timer), and have every
+        running table redrawn (the process may have died between saving a move and showing
+        it). Returns one outcome per active game, for the table driver (which then lets the
+        computers finish their turns). Every lobby's idle timer is set again too, and every
+        rematch lobby's confirmation timer."""
         outcomes = []
         for row in await self.repo.games_by_status({GameStatus.LOBBY}):
             await self.tables.arm(row.game_id, row.version, row.updated_at + self.limits.lobby_idle)
@@ -156,6 +159,6 @@ class TimerService:
                 table = await self.tables.load(row.game_id)
                 if table is not None and table.state is not None:
                     await self.tables.retime(table, out)
-            outcomes.append(out.merge(await self.play.run_computers(row.game_id)))
+            outcomes.append(out)
         await self.rematch.rearm()
         return outcomes

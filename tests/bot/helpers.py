@@ -19,6 +19,7 @@ from bot.budget import GROUP, PRIVATE, ChatBudget
 from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import KlaverjasApp
+from bot.outcome import Outcome
 from bot.service import GameService, TableLimits
 from bot.service.core import Scheduler
 from bot.taps import (
@@ -83,6 +84,16 @@ def make_service(
         scheduler=scheduler,
         limits=limits,
     )
+
+
+async def drive(svc: GameService, out: Outcome) -> Outcome:
+    """What the table driver does with ``out`` (:meth:`bot.driver.TableDriver.submit`), at
+    once and without presenting: when it moved a game on, that game's computers move until a
+    person is to act. Returns ``out``."""
+    moved = out.changed or out.started or out.resync
+    if out.game_id is not None and out.ok and moved and not out.ended:
+        await svc.play.run_computers(out.game_id)
+    return out
 
 
 def make_app(

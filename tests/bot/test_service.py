@@ -14,7 +14,7 @@ from bot.tables import TableSettings
 from bot.taps import Move
 from engine.record import replay_actions
 from storage import GameStatus, Repository, open_repository
-from tests.bot.helpers import lobby_payload, make_service
+from tests.bot.helpers import drive, lobby_payload, make_service
 
 GROUP = -100
 
@@ -207,7 +207,7 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
             table = await svc.tables.load(gid)
             assert table is not None and table.row.timer is not None
             now[0] = table.row.timer.deadline_at + 1
-            out = await svc.timers.timer_fired(gid, table.version)
+            out = await drive(svc, await svc.timers.timer_fired(gid, table.version))
             kinds.append([n.kind for n in out.notices])
         assert kinds == [["timeout"], ["timeout"], ["absent"]]
         table = await svc.tables.load(gid)
@@ -241,7 +241,8 @@ async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
         table = await svc.tables.load(gid)
         assert table is not None and table.row.timer is not None
         now[0] = table.row.timer.deadline_at + 1
-        return [n.kind for n in (await svc.timers.timer_fired(gid, table.version)).notices]
+        out = await drive(svc, await svc.timers.timer_fired(gid, table.version))
+        return [n.kind for n in out.notices]
 
     repo = await open_repository(db)
     svc = service(repo)
@@ -251,7 +252,8 @@ async def test_the_timeout_count_survives_a_restart(tmp_path: Path) -> None:
     repo = await open_repository(db)  # the restart: a new process knows only the database
     try:
         svc = service(repo)
-        await svc.timers.resume()
+        for out in await svc.timers.resume():
+            await drive(svc, out)
         table = await svc.tables.load(gid)
         assert table is not None and table.row.timer is not None
         seat = table.row.timer.seat
