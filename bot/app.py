@@ -266,7 +266,7 @@ def _not_stopping(app: KlaverjasApp) -> Callable[[], bool]:
 
 COMPUTER_WATCH_SECONDS = 30.0
 """On a shared database, a computer turn left undone this long (its worker died) is run by
-another worker (:attr:`bot.service.core.ServiceCore.computer_watch`)."""
+another worker (:attr:`bot.service.core.Tables.computer_watch`)."""
 
 TIMER_LEASE_SECONDS = 30.0
 """How long a worker's claim on a due timer lasts; a worker that dies holding one loses it

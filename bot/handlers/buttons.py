@@ -161,7 +161,7 @@ async def _dispatch(
 ) -> Outcome:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
     only changes the message). ``accepted``: called by a move's service call once the move is
-    legal, before it is written (:meth:`bot.service.GameService.act`), so that the tap is
+    legal, before it is written (:meth:`bot.service.play.PlayService.act`), so that the tap is
     answered first."""
     query = update.callback_query
     assert query is not None

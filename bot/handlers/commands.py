@@ -321,7 +321,7 @@ async def on_member_left(update: Update, context: Context) -> None:
     """A person left a group (or was removed): the ``left_chat_member`` service message, or a
     ``chat_member`` update to ``left``, ``kicked`` or a restricted non-member. Their seat at
     the group's open table goes to a computer player and they are told
-    (:meth:`~bot.service.GameService.member_left`)."""
+    (:meth:`~bot.service.seats.SeatService.member_left`)."""
     chat = update.effective_chat
     if chat is None or chat.type == ChatType.PRIVATE:
         return

@@ -1,6 +1,6 @@
 """``/forgetme`` (the right to be forgotten) and the buttons of its question: in the private
 chat a question with a confirm and a cancel button; the confirm unlinks the tapper's name and
-id from every stored row (:meth:`bot.service.GameService.forget_user`, through the
+id from every stored row (:meth:`bot.service.people.PeopleService.forget_user`, through the
 repository, so its rows in memory follow). In a group the command points to the private chat.
 A person seated at an open table is refused: they finish or leave it first.
 

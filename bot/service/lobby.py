@@ -149,8 +149,8 @@ class LobbyService:
         return Outcome(game_id=row.game_id, lobby=True)
 
     def _defaults(self, stored: str | None) -> TableSettings:
-        """The chat's last table settings (JSON written by :meth:`_start`: rules, turn time,
-        tips), else the bot's."""
+        """The chat's last table settings (JSON written by
+        :meth:`~bot.service.core.Tables.start`: rules, turn time, tips), else the bot's."""
         data: dict[str, Any] = {}
         if stored:
             try:

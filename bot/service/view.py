@@ -25,7 +25,7 @@ class TableView:
         names: user id → display name, for the same users.
         title: the group's title ("" for a private table): it labels the player's hand.
         tips: the players' hands get the tip button (💡) on their turn to play a card
-            (:meth:`~bot.service.core.ServiceCore.tips_on`).
+            (:meth:`~bot.service.core.Tables.tips_on`).
         link: the game's random deep-link token (:func:`bot.taps.new_link_token`; "" for a
             private table, which has no links).
     """

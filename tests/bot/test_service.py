@@ -13,7 +13,7 @@ from bot.service import GameService, snapshot
 from bot.tables import TableSettings
 from bot.taps import Move
 from engine.record import replay_actions
-from storage import GameStatus, Repository, open_repository
+from storage import GameStatus, Repository, SeatKind, open_repository
 from tests.bot.helpers import drive, lobby_payload, make_service
 
 GROUP = -100
@@ -214,6 +214,53 @@ async def test_three_timeouts_in_a_row_give_the_seat_to_a_computer() -> None:
         assert table is not None
         assert table.row.seats[0].kind.value == "computer"
         assert table.row.status is GameStatus.ABANDONED  # nobody left: the table closes
+    finally:
+        await repo.close()
+
+
+async def test_a_timeout_and_a_handover_leave_the_computers_moves_to_the_driver() -> None:
+    """The services never move the computers themselves (``docs/design.md`` §6): a timeout
+    stores only the timed-out person's turn, a hand-over only the seat change; the outcome
+    moved the game, and what the driver does next (:func:`drive`) moves the computers."""
+    now = [1000.0]
+    repo = await open_repository(":memory:")
+    svc = make_service(repo, timeout=60, clock=lambda: now[0], seeds=lambda: 12)
+    try:
+        gid = await _group_game(svc, 1)
+        table = await svc.tables.load(gid)
+        assert table is not None and table.row.timer is not None and table.row.timer.seat == 0
+        now[0] = table.row.timer.deadline_at + 1
+        out = await svc.timers.timer_fired(gid, table.version)
+        assert [n.kind for n in out.notices] == ["timeout"] and out.changed
+        after = await svc.tables.load(gid)
+        assert after is not None and after.state is not None and after.state.to_act is not None
+        assert after.kind(after.state.to_act) is SeatKind.COMPUTER  # the computers are due
+        new = (await repo.get_actions(gid))[table.row.action_count :]
+        assert new and all(a.startswith("0:") or "roem" in a for a in new)
+        await drive(svc, out)
+        moved = await svc.tables.load(gid)
+        assert moved is not None and moved.row.action_count > after.row.action_count
+    finally:
+        await repo.close()
+
+
+async def test_a_handover_changes_only_the_seat_and_the_driver_moves_the_computer() -> None:
+    repo = await open_repository(":memory:")
+    svc = make_service(repo, seeds=lambda: 12)
+    try:
+        gid = await _group_game(svc, 2)
+        table = await svc.tables.load(gid)
+        assert table is not None and table.state is not None
+        seat = table.state.to_act
+        assert seat is not None and table.kind(seat) is SeatKind.HUMAN
+        out = await svc.seats.handover(gid, int(seat) + 1)
+        assert out.ok and out.changed and [n.kind for n in out.notices] == ["handover"]
+        after = await svc.tables.load(gid)
+        assert after is not None and after.row.action_count == table.row.action_count
+        assert after.kind(seat) is SeatKind.COMPUTER  # its turn: the driver's to move
+        await drive(svc, out)
+        moved = await svc.tables.load(gid)
+        assert moved is not None and moved.row.action_count > after.row.action_count
     finally:
         await repo.close()
 
