@@ -63,6 +63,7 @@ def make_service(
     seeds: int | Callable[[], int] | None = 7,
     scheduler: Scheduler | None = None,
     limits: TableLimits | None = None,
+    computer_watch: float = 0.0,
 ) -> GameService:
     """The game service the service-level tests drive (no Telegram): random computers moving
     in-process (a pool of 0 workers), on ``repo``.
@@ -74,6 +75,8 @@ def make_service(
             values, None for random ones (as in production).
         scheduler: where the service arms its timers (None: nowhere).
         limits: the table limits (None: the defaults).
+        computer_watch: seconds after which a computer's pending turn counts as a timer (0:
+            never; several workers on one database).
     """
     return GameService(
         repo,
@@ -83,6 +86,7 @@ def make_service(
         seeds=itertools.count(seeds).__next__ if isinstance(seeds, int) else seeds,
         scheduler=scheduler,
         limits=limits,
+        computer_watch=computer_watch,
     )
 
 

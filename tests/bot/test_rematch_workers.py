@@ -5,30 +5,21 @@ starts it. The end-to-end tests are ``tests/bot/test_e2e_rematch.py``."""
 from __future__ import annotations
 
 import asyncio
-import itertools
 import random
 
-from bot.computer import ComputerPlayers
 from bot.outcome import Refusal, Toast
 from bot.service import GameService
 from bot.taps import move
 from storage import GameStatus, SqliteRepository
+from tests.bot.helpers import make_service
 from tests.bot.test_service import _group_game
 
 TABLE_MESSAGE = 77
 
 
 def _service(repo: SqliteRepository, now: list[float]) -> GameService:
-    seeds = itertools.count(31)
-    svc = GameService(
-        repo,
-        ComputerPlayers("random", 0),
-        default_timeout=0,
-        clock=lambda: now[0],
-        seeds=lambda: next(seeds),
-    )
-    svc.tables.scheduler = repo.arm_timer  # as on a shared database (bot.app)
-    return svc
+    # timers in the database, as on a shared database (bot.app)
+    return make_service(repo, clock=lambda: now[0], seeds=31, scheduler=repo.arm_timer)
 
 
 async def _finish(svc: GameService, gid: int, rng: random.Random) -> None:

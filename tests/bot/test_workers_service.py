@@ -23,9 +23,16 @@ from tests.bot.test_service import _group_game
 TOKEN = "123456789:AAtokenForSettingsTests"
 
 
-def _service(repo: Repository, now: list[float]) -> GameService:
+def _service(repo: Repository, now: list[float], watch: float = 0.0) -> GameService:
     # timers in the database, as on a shared database (bot.app)
-    return make_service(repo, timeout=60, clock=lambda: now[0], seeds=21, scheduler=repo.arm_timer)
+    return make_service(
+        repo,
+        timeout=60,
+        clock=lambda: now[0],
+        seeds=21,
+        scheduler=repo.arm_timer,
+        computer_watch=watch,
+    )
 
 
 async def test_two_services_sweeping_run_a_due_timer_once(tmp_path: object) -> None:
@@ -62,8 +69,7 @@ async def test_two_services_sweeping_run_a_due_timer_once(tmp_path: object) -> N
 async def test_a_computer_turn_left_undone_is_a_timer_another_worker_runs() -> None:
     now = [1000.0]
     async with await SqliteRepository.open(":memory:") as repo:
-        svc = _service(repo, now)
-        svc.tables.computer_watch = 30.0
+        svc = _service(repo, now, watch=30.0)
         gid = await _group_game(svc, 1)
         table = await svc.tables.load(gid)
         assert table is not None and table.state is not None
