@@ -33,6 +33,7 @@ from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
 from bot.daily import DailyConfig
+from bot.daily_result import DailyResult
 from bot.driver import TableDriver
 from bot.handlers.alerts import cmd_notify
 from bot.handlers.buttons import on_button
@@ -50,11 +51,11 @@ from bot.handlers.commands import (
 )
 from bot.handlers.privacy import cmd_forgetme
 from bot.handlers.review import cmd_review
-from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
+from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
 from bot.presenter import Presenter
-from bot.presenter.base import SurfaceClaims
+from bot.presenter.base import StoredMessageIds, SurfaceClaims
 from bot.render import messages
 from bot.service import GameService, TableLimits
 from storage import Repository, open_repository
@@ -142,14 +143,12 @@ def build_application(
             running=_not_stopping(app),
             shared=repo.shared,
         )
-        presenter = Presenter(service, outbox, app.bot.username)
+        presenter = Presenter(
+            service, StoredMessageIds(repo), outbox, app.bot.username, clock=service.clock
+        )
         if outbox.shared:
             outbox.refresh = presenter.refresh
             outbox.claims = SurfaceClaims(repo, service.clock)
-
-        async def after_end(game_id: int) -> None:
-            await daily_ended(app.bot_data["app"], game_id)
-
         driver = TableDriver(
             service,
             presenter,
@@ -159,7 +158,8 @@ def build_application(
             ),
             running=lambda: app.running,
             sleep=outbox.budget.sleep,
-            after_end=after_end,
+            line=outbox,
+            after_end=DailyResult(service, outbox, pictures=presenter.pictures),
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
         if repo.shared:  # several workers may share it: timers live in the database
@@ -185,7 +185,7 @@ def build_application(
         await runner.start()
         await _set_commands(app, config.default_language)
         for out in await service.resume():  # the computers have moved already
-            await presenter.present(out)
+            await driver.show(out)
         await service.record_missing()  # games that ended just before a crash
 
     async def post_shutdown(app: KlaverjasApp) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import assert_never
 
 from telegram import Message, Update
@@ -111,19 +112,11 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, ReviewPlay):
         await on_review_button(update, context, tap, tr)
         return
-    early: list[asyncio.Task[None]] = []
-
-    def accepted(out: Outcome) -> None:  # a legal move: answered before it is written
-        early.append(asyncio.ensure_future(_answer(update, context, tr, out)))
-
-    try:
-        out = await _dispatch(update, context, tap, accepted)
-    finally:
-        if early:
-            await early[0]
+    staged = await _dispatch(update, context, tap)
+    players = None if staged.writing is not None else await _players(context, staged.answer)
+    await _answer(update, context, tr, staged.answer, players)  # the one answer of the tap
+    out = await staged.outcome()
     data = context.app_data
-    if not early:
-        await _answer(update, context, tr, out, await _players(context, out))
     if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
         await data.presenter.hand_again(out.game_id, query.from_user.id)
         return
@@ -156,13 +149,65 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     return chat_id == user_id and played
 
 
-async def _dispatch(
-    update: Update, context: Context, tap: Tap, accepted: Callable[[Outcome], None]
-) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A game tap's service call at the point where the tap is answered: ``answer`` is the
+    outcome the callback query is answered with, and :meth:`outcome` the call's final one.
+    ``writing``: a legal move accepted before its write, the write still running (then
+    ``answer`` is the accepted move and the final outcome may still be a refusal: another
+    worker wrote first); None when the call is over (``answer`` is its outcome)."""
+
+    answer: Outcome
+    writing: asyncio.Future[Outcome] | None = None
+
+    async def outcome(self) -> Outcome:
+        """The call's final outcome (after the write)."""
+        return self.answer if self.writing is None else await self.writing
+
+
+Accept = Callable[[Outcome], object]
+"""The hook a move's service call calls once the move is known to be legal."""
+
+
+async def _accepted_move(call: Callable[[Accept], Awaitable[Outcome]]) -> Staged:
+    """Run a move's service call (:meth:`bot.service.GameService.act`) until it is known:
+    a legal move as soon as the service accepts it, before it is written (the write goes on
+    meanwhile, so the tap is answered first); anything else once the call is over."""
+    loop = asyncio.get_running_loop()
+    accepted: asyncio.Future[Outcome] = loop.create_future()
+
+    def accept(out: Outcome) -> None:
+        if not accepted.done():
+            accepted.set_result(out)
+
+    writing = asyncio.ensure_future(call(accept))
+    try:
+        await asyncio.wait({writing, accepted}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        writing.cancel()
+        raise
+    if accepted.done():
+        return Staged(accepted.result(), writing)
+    return Staged(writing.result())
+
+
+async def _dispatch(update: Update, context: Context, tap: Tap) -> Staged:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
-    only changes the message). ``accepted``: called by a move's service call once the move is
-    legal, before it is written (:meth:`bot.service.GameService.act`), so that the tap is
-    answered first."""
+    only changes the message), up to the point where the tap is answered (:class:`Staged`:
+    a legal move before it is written, anything else once the call is over)."""
+    payload = tap.payload
+    if isinstance(payload, Move):
+        query = update.callback_query
+        assert query is not None
+        act, user_id = context.app_data.service.act, query.from_user.id
+        return await _accepted_move(
+            lambda accept: act(tap.game_id, tap.version, user_id, payload, accept)
+        )
+    return Staged(await _call(update, context, tap))
+
+
+async def _call(update: Update, context: Context, tap: Tap) -> Outcome:
+    """:func:`_dispatch`'s service call of a tap other than a move."""
     query = update.callback_query
     assert query is not None
     user_id = query.from_user.id
@@ -179,8 +224,6 @@ async def _dispatch(
             return await service.lobby_action(
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
-        case Move():
-            return await service.act(tap.game_id, tap.version, user_id, payload, accepted)
         case Reclaim(seat):
             table = await service.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
@@ -189,7 +232,16 @@ async def _dispatch(
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
+        case (
+            Move()  # staged by _dispatch
+            | ConfirmStop()
+            | ShowSheet()
+            | Tip()
+            | ReviewPlay()
+            | Again()
+            | Ready()
+            | WantAlerts()
+        ):
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

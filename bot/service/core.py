@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any
 
 from bot.computer import ComputerPlayers
@@ -28,7 +29,7 @@ from engine.game import GameState
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.record import replay_actions
 from engine.round import Phase
-from storage import Game, GameStatus, MessageRef, Repository, SeatKind, TurnTimer
+from storage import Game, GameStatus, Repository, SeatKind, TurnTimer
 
 Scheduler = Callable[[int, int, float], Awaitable[object] | None]
 """``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then (a
@@ -130,7 +131,21 @@ class ServiceCore:
         the concerns that keep more per game extend it."""
         self._cache.pop(game_id)
 
-    # --- the presenter's view and its message ids ------------------------------------------
+    # --- the presenter's view --------------------------------------------------------------
+
+    async def with_view(self, out: Outcome) -> Outcome:
+        """``out`` carrying the view of its game as stored now (:meth:`view`, naming who
+        stopped it and the users its notices name too), for the presenter
+        (``docs/design.md`` §3). The one place a view is attached to an outcome: at the end of
+        a call that moves a game (its lock held, after the write), and by the table driver for
+        any outcome that comes without one. ``out`` itself when it has one already, names no
+        game, or the game is unknown."""
+        if out.view is not None or out.game_id is None:
+            return out
+        also = [out.actor] if out.actor is not None else []
+        also += [n.user_id for n in out.notices if n.user_id is not None]
+        view = await self.view(out.game_id, also)
+        return replace(out, view=view) if view is not None else out
 
     async def version_of(self, game_id: int) -> int | None:
         """The game's stored version (None: an unknown game): one read of its row, for the
@@ -183,11 +198,6 @@ class ServiceCore:
         token = await self.repo.link_token(game_id, new_link_token())
         return token or ""
 
-    async def record_stop_prompt(self, game_id: int, message_id: int) -> None:
-        """The message that now asks ``/stop``'s question (stored: any worker may take the
-        answer; a newer question replaces the older)."""
-        await self.repo.set_stop_prompt(game_id, message_id)
-
     async def stop_prompt(self, game_id: int) -> int | None:
         """The message id of the game's ``/stop`` question, if any."""
         return await self.repo.stop_prompt(game_id)
@@ -196,15 +206,6 @@ class ServiceCore:
         """The game a deep-link token belongs to, if any."""
         return await self.repo.game_of_link(token)
 
-    async def record_table_message(self, game_id: int, message_id: int | None) -> None:
-        """The message that now shows the game's table (None: forget it)."""
-        await self.repo.set_table_message(game_id, message_id, expected_version=None)
-
-    async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
-        """The private message that now shows ``seat``'s hand (or its offer to take the seat
-        back)."""
-        await self.repo.set_hand_message(game_id, seat, ref, expected_version=None)
-
     # --- writing -----------------------------------------------------------------------------
 
     async def _commit(
@@ -212,7 +213,6 @@ class ServiceCore:
         table: Table,
         state: GameState,
         actions: Sequence[Action],
-        out: Outcome,
         timeouts: Mapping[int, int] | None = None,
     ) -> None:
         """Save ``actions`` (one transaction, version compare-and-set) with the seats' new
@@ -234,7 +234,6 @@ class ServiceCore:
             timeouts=timeouts,
         )
         self._cache.put(table.game_id, (table.row.action_count + len(actions), state))
-        out.ended = out.ended or state.is_over
         if state.is_over:
             self._forget(table.game_id)
             await self._ended(table.game_id)

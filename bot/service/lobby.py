@@ -176,9 +176,7 @@ class LobbyOps(SeatOps):
                     game_id,
                 )
             if version != table.version and not isinstance(tap, Sit | Leave | ComputerSeat):
-                out = refused(Refusal.STALE_BUTTON, game_id)
-                out.lobby = True
-                return out
+                return replace(refused(Refusal.STALE_BUTTON, game_id), lobby=True)
             try:
                 return await self._lobby(table, user_id, tap, is_admin)
             except StaleVersion:
@@ -244,8 +242,8 @@ class LobbyOps(SeatOps):
             out = await self._abandon(table, None)
         except StaleVersion:  # changed meanwhile: its next timer decides
             return Outcome(game_id=gid)
-        out.details["idle_minutes"] = max(1, round(self.limits.lobby_idle / 60))
-        return out
+        minutes = max(1, round(self.limits.lobby_idle / 60))
+        return replace(out, details={**out.details, "idle_minutes": minutes})
 
     async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
         """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the
@@ -326,9 +324,10 @@ class LobbyOps(SeatOps):
             defaults = replace(table.settings, session=None).to_json()  # no rematch's session
             await self.repo.set_chat_defaults(table.row.chat_id, defaults, now=self.clock())
         state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
-        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
-        await self._commit(table, state, [], out)
-        return out
+        await self._commit(table, state, [])
+        return Outcome(
+            game_id=table.game_id, started=True, changed=True, events=events, ended=state.is_over
+        )
 
 
 def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, refused
 from bot.service.core import ServiceCore, active_seats, awaited_seats
@@ -12,6 +13,7 @@ from bot.taps import DECLARE_ALL, Move
 from engine.actions import Action, ClaimRoem, Declare, Pass, parse_action
 from engine.cards import SEATS, Seat
 from engine.errors import IllegalAction, NotationError, Reason
+from engine.events import Event
 from engine.game import GameState
 from engine.observe import observe
 from storage import GameStatus, SeatKind, StaleVersion
@@ -57,9 +59,7 @@ class PlayOps(ServiceCore):
             if version != table.version:
                 if not state.legal_actions(seat):
                     return _not_your_turn(state, game_id)
-                out = refused(Refusal.STALE_BUTTON, game_id)
-                out.acted.add(int(seat))
-                return out
+                return replace(refused(Refusal.STALE_BUTTON, game_id), acted={int(seat)})
             try:
                 actions = _expand(state, seat, tap.token)
                 new_state, events = state, []
@@ -72,16 +72,22 @@ class PlayOps(ServiceCore):
                 if exc.reason is Reason.NOT_YOUR_TURN:
                     return _not_your_turn(state, game_id)
                 return refused(exc.reason, game_id, **exc.details)
-            out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
-            out.before = active_seats(state, table)
+            out = Outcome(
+                game_id=game_id,
+                changed=True,
+                events=events,
+                acted={int(seat)},
+                before=active_seats(state, table),
+                ended=new_state.is_over,
+            )
             here = {int(seat): 0} if table.row.seats[seat].timeouts else None  # the player is here
             if accepted is not None and not self.repo.shared:
                 accepted(out)
             try:
-                await self._commit(table, new_state, actions, out, here)
+                await self._commit(table, new_state, actions, here)
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
-            return out
+            return await self.with_view(out)
 
     async def run_computers(self, game_id: int, limit: int | None = None) -> Outcome:
         """Let computer seats act while it is their turn (and claim roem for their team), then
@@ -97,7 +103,7 @@ class PlayOps(ServiceCore):
             table = await self.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self._run_computers(table, limit=limit, ahead=ahead)
+            return await self.with_view(await self._run_computers(table, limit=limit, ahead=ahead))
 
     async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
         """``(version, action)``: the decision of the computer to act in the game as stored
@@ -134,8 +140,11 @@ class PlayOps(ServiceCore):
         ``table`` is still at that version and the action is legal for the seat to act."""
         assert table.state is not None
         state = table.state
-        out = Outcome(game_id=table.game_id, before=active_seats(state, table))
+        before = active_seats(state, table)
         actions: list[Action] = []
+        events: list[Event] = []
+        notices: list[Notice] = []
+        acted: set[int] = set()
         if ahead is not None and ahead[0] != table.version:
             ahead = None
         while not state.is_over and (limit is None or len(actions) < limit):
@@ -145,17 +154,19 @@ class PlayOps(ServiceCore):
             if action is None:
                 break
             if takeover is not None and action.seat == takeover:
-                out.notices.append(Notice(NoticeKind.TIMEOUT, takeover))
-                out.acted.add(takeover)
+                notices.append(Notice(NoticeKind.TIMEOUT, takeover))
+                acted.add(takeover)
                 takeover = None
-            state, events = state.apply(action)
+            state, more = state.apply(action)
             actions.append(action)
-            out.events.extend(events)
+            events.extend(more)
+        out = Outcome(
+            game_id=table.game_id, events=events, notices=notices, acted=acted, before=before
+        )
         if not actions and not timeouts:
             return out
-        out.changed = bool(actions)
         try:
-            await self._commit(table, state, actions, out, timeouts)
+            await self._commit(table, state, actions, timeouts)
         except StaleVersion:
             # Another writer was first (a worker without the lock, or an old row): decide
             # again on the game as it is now, so no computer turn is dropped.
@@ -165,7 +176,7 @@ class PlayOps(ServiceCore):
             if fresh is None or fresh.state is None or fresh.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=table.game_id)
             return await self._run_computers(fresh, limit=limit, retries=retries - 1)
-        return out
+        return replace(out, changed=bool(actions), ended=state.is_over)
 
     async def _computer_action(
         self, table: Table, state: GameState, takeover: int | None, ready: Action | None = None

@@ -170,8 +170,7 @@ class RematchOps(TimerOps):
         if not pending:
             async with self.lock(new.game_id):
                 out = await self._start(await self._table(new))
-            out.toast = Toast.REMATCH_OPENED
-            return out
+            return replace(out, toast=Toast.REMATCH_OPENED)
         await self._arm(new.game_id, new.version, session.wait_until)
         return Outcome(game_id=new.game_id, lobby=True, toast=Toast.REMATCH_OPENED)
 
@@ -218,8 +217,7 @@ class RematchOps(TimerOps):
                 out = await self._set_pending(table, session, left, {})
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
-            out.toast = Toast.REMATCH_READY
-            return out
+            return replace(out, toast=Toast.REMATCH_READY)
 
     async def _set_pending(
         self,
@@ -268,8 +266,8 @@ class RematchOps(TimerOps):
         try:
             if humans <= set(waiting):  # nobody confirmed
                 out = await self._abandon(table, None)
-                out.details["idle_minutes"] = max(1, round(self.rematch_wait / 60))
-                return out
+                minutes = max(1, round(self.rematch_wait / 60))
+                return replace(out, details={**out.details, "idle_minutes": minutes})
             computers = {s: Occupant.computer("computer") for s in waiting}
             return await self._set_pending(table, session, (), computers)
         except StaleVersion:  # changed meanwhile: its next timer decides

@@ -101,12 +101,13 @@ class SeatOps(PlayOps):
         fresh = await self.load(table.game_id)
         assert fresh is not None
         notice = Notice(kind, seat, gone.user_id, gone.hand_message)
-        out = Outcome(game_id=table.game_id, changed=True, notices=[notice], before=before)
-        out.acted.add(seat)
+        out = Outcome(
+            game_id=table.game_id, changed=True, notices=[notice], acted={seat}, before=before
+        )
         if not fresh.humans():
             closed = await self._abandon(fresh, actor)
             return closed if kind is NoticeKind.HANDOVER else out.merge(closed)
-        fresh = await self._retime(fresh, out)
+        fresh = await self._retime(fresh)
         return out.merge(await self._run_computers(fresh))
 
     async def reclaim(self, game_id: int, version: int, user_id: int, seat: int) -> Outcome:
@@ -162,10 +163,10 @@ class SeatOps(PlayOps):
                 acted={seat},
                 before=before,
             )
-            table = await self._retime(table, out)
+            table = await self._retime(table)
             return out.merge(await self._run_computers(table))
 
-    async def _retime(self, table: Table, out: Outcome) -> Table:
+    async def _retime(self, table: Table) -> Table:
         """After a seat changed hands (lock held): keep the running turn timer when it still
         waits for the right seat (re-armed at the new version), else store the one the table
         needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
@@ -176,7 +177,7 @@ class SeatOps(PlayOps):
             return table
         if stored is None and wanted is None:
             return table
-        await self._commit(table, table.state, [], out)
+        await self._commit(table, table.state, [])
         fresh = await self.load(table.game_id)
         assert fresh is not None
         return fresh

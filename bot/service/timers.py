@@ -119,6 +119,6 @@ class TimerOps(LobbyOps):
             async with self.lock(row.game_id):
                 table = await self.load(row.game_id)
                 if table is not None and table.state is not None:
-                    await self._retime(table, out)
+                    await self._retime(table)
             outcomes.append(out.merge(await self.run_computers(row.game_id)))
         return outcomes
