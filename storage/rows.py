@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 SEAT_COUNT = 4
@@ -173,12 +173,16 @@ class SurfaceState:
         shown_version: the newest game version a drawing shown there was made at (0: none).
         shown: a digest of the content it shows (None: unknown).
         sent_version: the game version at which its message was sent (0: unknown).
+        game_version: the game's version when the claim was taken (None: not known), so
+            that the claimant knows without another read whether its drawing is of the
+            newest state (a read alongside the surface's own record: not compared).
     """
 
     message: MessageRef | None
     shown_version: int
     shown: str | None
     sent_version: int
+    game_version: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

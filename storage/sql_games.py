@@ -431,7 +431,8 @@ def _surface(seat: int | None) -> tuple[str, str, str, str, str]:
 async def claim_surface(
     db: Db, game_id: int, seat: int | None, *, token: str, now: float, lease: float
 ) -> SurfaceState | None:
-    """See :meth:`Repository.claim_surface` (one statement; a second to explain a refusal)."""
+    """See :meth:`Repository.claim_surface` (one statement, which reads the game's version
+    too; a second to explain a refusal)."""
     if lease <= 0:
         raise ValueError("lease must be > 0")
     table, where, p, chat, message = _surface(seat)
@@ -440,8 +441,9 @@ async def claim_surface(
         f"UPDATE {table} SET {p}_claim = ?, {p}_claimed_until = CAST(? AS DOUBLE PRECISION) "
         f"WHERE {where} AND ({p}_claim IS NULL OR {p}_claim = ? OR {p}_claimed_until <= ?) "
         f"RETURNING {chat} AS chat, {message} AS message, {p}_shown_version AS shown_version, "
-        f"{p}_shown AS shown, {p}_sent_version AS sent_version",
-        (token, now + lease, *key, token, now),
+        f"{p}_shown AS shown, {p}_sent_version AS sent_version, "
+        "(SELECT v.version FROM games AS v WHERE v.game_id = ?) AS game_version",
+        (token, now + lease, *key, token, now, game_id),
     )
     if row is None:
         if await db.val(f"SELECT 1 FROM {table} WHERE {where}", key) is None:
@@ -452,7 +454,14 @@ async def claim_surface(
         if row["chat"] is not None and row["message"] is not None
         else None
     )
-    return SurfaceState(ref, int(row["shown_version"]), row["shown"], int(row["sent_version"]))
+    version = row["game_version"]
+    return SurfaceState(
+        ref,
+        int(row["shown_version"]),
+        row["shown"],
+        int(row["sent_version"]),
+        int(version) if version is not None else None,
+    )
 
 
 async def release_surface(

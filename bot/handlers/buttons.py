@@ -87,10 +87,14 @@ async def on_button(update: Update, context: Context) -> None:
         await on_standings_button(update, context, tap, tr)
         return
     payload = tap.payload
-    table = await context.app_data.service.load(tap.game_id)
-    if table is not None and not _from_its_place(update, table, payload):
-        await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
-        return
+    table: Table | None = None
+    # A hand's button tapped in the tapper's own private chat is in its place whatever the
+    # game (no read needed); any other button is judged on the table.
+    if scope(payload) != "a" or not _in_own_chat(update):
+        table = await context.app_data.service.load(tap.game_id)
+        if table is not None and not _from_its_place(update, table, payload):
+            await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
+            return
     if isinstance(payload, ConfirmStop):
         await _stop(update, context, tap, payload, tr)
         return
@@ -122,6 +126,14 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if out.ok or out.lobby:
         await data.driver.submit(out)
+
+
+def _in_own_chat(update: Update) -> bool:
+    """Whether the tapped message is in the tapper's own private chat."""
+    query = update.callback_query
+    assert query is not None
+    message = query.message
+    return message is not None and message.chat.id == query.from_user.id
 
 
 def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:

@@ -97,20 +97,24 @@ class PlayOps(ServiceCore):
         The first computer's decision is made before the game's lock is taken (a search may
         wait for the pool, behind other tables' computers): meanwhile a person's tap on this
         game is answered at once (a refusal: it is not their turn). The decision is used
-        only when the game has not changed since (same version), else it is made again."""
-        ahead = await self._decide_ahead(game_id)
+        only when the game has not changed since (same version), else it is made again.
+        When no computer is to act in the game as stored now, nothing is locked (whoever
+        changes that wakes them again)."""
+        found = await self.load(game_id)
+        if found is None or not _computers_due(found):
+            return Outcome(game_id=game_id)
+        ahead = await self._decide_ahead(found)
         async with self.lock(game_id):
             table = await self.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
             return await self.with_view(await self._run_computers(table, limit=limit, ahead=ahead))
 
-    async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
-        """``(version, action)``: the decision of the computer to act in the game as stored
-        now, made without the game's lock; None when no computer's search is due (a person
+    async def _decide_ahead(self, table: Table) -> tuple[int, Action] | None:
+        """``(version, action)``: the decision of the computer to act at ``table`` (as stored
+        now, read without the game's lock); None when no computer's search is due (a person
         or nobody is to act, a roem claim comes first, the computers wait for a person)."""
-        table = await self.load(game_id)
-        if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+        if table.state is None or table.row.status is not GameStatus.ACTIVE:
             return None
         state = table.state
         if state.is_over or _roem_claim(table, state) is not None:
@@ -208,6 +212,23 @@ class PlayOps(ServiceCore):
             observe(state, seat), computer_seed(table.row.seed, len(state.log)),
             level=level, deterministic=fixed, table=table.game_id,
         )  # fmt: skip
+
+
+def _computers_due(table: Table) -> bool:
+    """Whether a computer acts next at ``table`` (a running game): its roem claim, or the
+    move of the computer seat to act unless the computers wait for a person's contra / re
+    (what :meth:`PlayOps._computer_action` would do without a timed-out person)."""
+    state = table.state
+    if state is None or state.is_over or table.row.status is not GameStatus.ACTIVE:
+        return False
+    if _roem_claim(table, state) is not None:
+        return True
+    to_act = state.to_act
+    return (
+        to_act is not None
+        and table.kind(to_act) is SeatKind.COMPUTER
+        and not awaited_seats(table, state)
+    )
 
 
 def _roem_claim(table: Table, state: GameState) -> Action | None:
