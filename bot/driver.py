@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from bot.outbox import SurfaceKey
 from bot.outcome import Outcome
 from bot.presenter.base import table_key
+from bot.service.play import computers_due
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
@@ -99,7 +100,9 @@ class TableDriver:
         out = await self.show(out)
         await self._ended(out)
         moved = out.changed or out.started or out.resync
-        if out.game_id is not None and out.ok and moved and not out.ended:
+        # the outcome's view shows whether a computer is to act (without a view: look)
+        due = out.view is None or computers_due(out.view.table)
+        if out.game_id is not None and out.ok and moved and not out.ended and due:
             self.wake(out.game_id)
 
     async def show(self, out: Outcome) -> Outcome:

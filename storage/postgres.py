@@ -19,6 +19,7 @@ SQLite backend does.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -30,10 +31,10 @@ from storage.errors import DatabaseInUse, DatabaseUnavailable
 from storage.imports import ACTION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, ImportPlan
 from storage.migrations import Migration
 from storage.postgres_migrations import PG_MIGRATIONS, apply_migrations
-from storage.rows import SEAT_COUNT, Game, GameHistory
+from storage.rows import SEAT_COUNT, Game, GameHistory, GameReaders
 from storage.sql import Db, Params, PostgresDb
 from storage.sql_repository import SqlRepository
-from storage.sql_rows import game_from, seat
+from storage.sql_rows import chat_from, game_from, seat, user_from
 from storage.urls import redact
 
 _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
@@ -66,6 +67,15 @@ _ACTION_TIMES = (
     ", array(SELECT a.created_at FROM game_actions AS a WHERE a.game_id = g.game_id "
     "ORDER BY a.seq) AS action_times"
 )
+
+_READERS = (
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id || CAST(? AS BIGINT[])"
+    ")) AS readers"
+)
+"""The game's chat row and its readers' user rows (:meth:`PostgresDialect.load_readers`),
+as JSON beside the game's columns and seat arrays."""
 
 _SEAT_ARRAYS = (
     "seat_indices", "seat_kinds", "seat_users", "seat_names", "seat_formers",
@@ -250,6 +260,24 @@ class PostgresDialect:
             params,
         )
         return [_game(r, with_actions=with_actions) for r in rows]
+
+    async def load_readers(self, db: Db, game_id: int, also: Sequence[int]) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.load_readers`: one statement (the game as
+        :meth:`load_games` reads it, its chat and readers as JSON beside it, :data:`_READERS`),
+        so a view of the game costs one round trip."""
+        row = await db.one(
+            f"SELECT g.*, seats.*{_READERS} FROM games AS g {_SEATS} WHERE g.game_id = ?",
+            (list(also), game_id),
+        )
+        if row is None:
+            return None
+        chat = row["readers_chat"]
+        users = [user_from(u) for u in json.loads(row["readers"] or "[]")]
+        return GameReaders(
+            _game(row, with_actions=False),
+            chat_from(json.loads(chat)) if chat is not None else None,
+            {u.user_id: u for u in users},
+        )
 
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """See :meth:`storage.sql.Dialect.load_histories` (one statement)."""

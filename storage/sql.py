@@ -23,7 +23,7 @@ from asyncpg import Record
 from asyncpg.pool import PoolConnectionProxy
 
 from storage.imports import ImportPlan
-from storage.rows import Game, GameHistory
+from storage.rows import Game, GameHistory, GameReaders
 from storage.stats_sql import numbered
 
 Row: TypeAlias = "sqlite3.Row | Record"
@@ -176,6 +176,10 @@ class Dialect(Protocol):
     ) -> list[Game]:
         """The games matching ``where`` (over alias ``g``; trusted text of this package) with
         their seats, and their action logs if asked."""
+
+    async def load_readers(self, db: Db, game_id: int, also: Sequence[int]) -> GameReaders | None:
+        """See :meth:`storage.repository.Repository.game_readers` (``also`` sorted, no
+        duplicates)."""
 
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """Up to ``limit`` games with ``game_id > after`` in id order, with their logs and the

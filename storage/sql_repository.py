@@ -25,6 +25,7 @@ from storage.rows import (
     ChatMigration,
     Game,
     GameHistory,
+    GameReaders,
     GameStatus,
     MessageRef,
     Occupant,
@@ -36,6 +37,7 @@ from storage.rows import (
     User,
     check_int64,
     check_json,
+    reader_ids,
 )
 from storage.sql import Db, Dialect, Params, placeholders
 from storage.sql_games import IN_OPEN, OPEN
@@ -527,6 +529,18 @@ class SqlRepository(AlertStore):
         if found and not with_actions:
             self._cache.keep_game(found[0])
         return found[0] if found else None
+
+    async def game_readers(self, game_id: int, also: Iterable[int] = ()) -> GameReaders | None:
+        """See :meth:`Repository.game_readers`: from memory where the cache keeps the rows
+        (each read only on a miss), else the dialect's one read."""
+        if not self._cache.keeps_games:
+            async with self._d.read() as db:
+                return await self._d.load_readers(db, game_id, sorted(set(also)))
+        game = await self.get_game(game_id)
+        if game is None:
+            return None
+        chat = await self.get_chat(game.chat_id)
+        return GameReaders(game, chat, await self.get_users(reader_ids(game, also)))
 
     async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:
         """See :meth:`Repository.get_actions`."""

@@ -68,23 +68,23 @@ async def on_button(update: Update, context: Context) -> None:
     if query is None or query.from_user is None:
         return
     await remember_user(update, context)
-    tr = await translator_for(update, context, private=True)
+    reader = _Reader(update, context)
     try:
         tap = decode(query.data)
     except MalformedCallback:
-        await _answer(update, context, tr, refused(Refusal.MALFORMED))
+        await _answer(update, context, await reader(), refused(Refusal.MALFORMED))
         return
     if isinstance(tap, PickLanguage):
-        await _language(update, context, tap, tr)
+        await _language(update, context, tap, await reader())
         return
     if isinstance(tap, ForgetMe):  # /forgetme's question
-        await on_forget_button(update, context, tap, tr)
+        await on_forget_button(update, context, tap, await reader())
         return
     if isinstance(tap, AlertsOff):  # "a fourth wanted": no more (bot.handlers.alerts)
-        await on_alerts_off(update, context, tap, tr)
+        await on_alerts_off(update, context, tap, await reader())
         return
     if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons
-        await on_standings_button(update, context, tap, tr)
+        await on_standings_button(update, context, tap, await reader())
         return
     payload = tap.payload
     table: Table | None = None
@@ -93,32 +93,37 @@ async def on_button(update: Update, context: Context) -> None:
     if scope(payload) != "a" or not _in_own_chat(update):
         table = await context.app_data.service.load(tap.game_id)
         if table is not None and not _from_its_place(update, table, payload):
-            await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
+            await _answer(update, context, await reader(), refused(Refusal.WRONG_CHAT))
             return
     if isinstance(payload, ConfirmStop):
-        await _stop(update, context, tap, payload, tr)
+        await _stop(update, context, tap, payload, await reader())
         return
     if isinstance(payload, Again | Ready):  # a rematch (bot.handlers.rematch)
-        await on_rematch_button(update, context, tap, payload, table, tr)
+        await on_rematch_button(update, context, tap, payload, table, await reader())
         return
     if isinstance(payload, WantAlerts):  # the lobby's 🔔 (bot.handlers.alerts)
-        await on_bell(update, context, table, tr)
+        await on_bell(update, context, table, await reader())
         return
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
-        await _handover_prompt(update, context, tap, payload, tr)
+        await _handover_prompt(update, context, tap, payload, await reader())
         return
     if isinstance(payload, ShowSheet):
-        await _switch_sheet(update, context, tap, payload, tr)
+        await _switch_sheet(update, context, tap, payload, await reader())
         return
     if isinstance(payload, Tip):
-        await _tip(update, context, tap, tr)
+        await _tip(update, context, tap, await reader())
         return
     if isinstance(payload, ReviewPlay):
-        await on_review_button(update, context, tap, tr)
+        await on_review_button(update, context, tap, await reader())
         return
     staged = await _dispatch(update, context, tap)
-    players = None if staged.writing is not None else await _players(context, staged.answer)
-    await _answer(update, context, tr, staged.answer, players)  # the one answer of the tap
+    answer = staged.answer
+    players = None if staged.writing is not None else await _players(context, answer)
+    # the one answer of the tap; the reader's language is looked up only when it has words
+    # (an accepted card's answer has none)
+    said = answer.refusal is not None or answer.toast is not None
+    tr = await reader() if said else get_translator(None)
+    await _answer(update, context, tr, answer, players)
     out = await staged.outcome()
     data = context.app_data
     if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
@@ -126,6 +131,20 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if out.ok or out.lobby:
         await data.driver.submit(out)
+
+
+class _Reader:
+    """The tapper's translator for a callback's answers (private: their language), looked
+    up once when first needed."""
+
+    def __init__(self, update: Update, context: Context) -> None:
+        self.update, self.context = update, context
+        self.found: Translator | None = None
+
+    async def __call__(self) -> Translator:
+        if self.found is None:
+            self.found = await translator_for(self.update, self.context, private=True)
+        return self.found
 
 
 def _in_own_chat(update: Update) -> bool:

@@ -29,7 +29,8 @@ from engine.game import GameState
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.record import replay_actions
 from engine.round import Phase
-from storage import Game, GameStatus, Repository, SeatKind, TurnTimer
+from storage import Chat, Game, GameStatus, Repository, SeatKind, TurnTimer, User
+from storage.rows import reader_ids
 
 Scheduler = Callable[[int, int, float], Awaitable[object] | None]
 """``schedule(game_id, version, at_epoch)``: wake the service's ``timer_fired`` then (a
@@ -157,19 +158,21 @@ class ServiceCore:
         """Everything the presenter needs to show a game: the table, the group's language,
         every reader's language and name, the chat's title (``docs/design.md`` §3: the presenter
         does not read storage); ``also``: more users to name (who stopped the table). None
-        for an unknown game."""
-        table = await self.load(game_id)
-        if table is None:
+        for an unknown game. The game's row, its chat and its readers are one read
+        (:meth:`storage.Repository.game_readers`)."""
+        found = await self.repo.game_readers(game_id, also)
+        if found is None:
             return None
-        return await self.view_of(table, also)
+        return await self._view(await self._table(found.game), found.chat, found.users)
 
     async def view_of(self, table: Table, also: Iterable[int] = ()) -> TableView:
         """:meth:`view` of an already loaded table."""
         chat = await self.repo.get_chat(table.row.chat_id)
-        ids = {table.row.creator_id, *also}
-        for s in table.row.seats:
-            ids.update(uid for uid in (s.user_id, s.former_user_id) if uid is not None)
-        users = await self.repo.get_users(ids)
+        users = await self.repo.get_users(reader_ids(table.row, also))
+        return await self._view(table, chat, users)
+
+    async def _view(self, table: Table, chat: Chat | None, users: Mapping[int, User]) -> TableView:
+        """The view of ``table`` from its chat's and readers' rows."""
         creator = users.get(table.row.creator_id)
         private = chat is not None and chat.chat_type == "private"
         chosen = table.row.language or (chat.language if chat else None)

@@ -101,7 +101,7 @@ class PlayOps(ServiceCore):
         When no computer is to act in the game as stored now, nothing is locked (whoever
         changes that wakes them again)."""
         found = await self.load(game_id)
-        if found is None or not _computers_due(found):
+        if found is None or not computers_due(found):
             return Outcome(game_id=game_id)
         ahead = await self._decide_ahead(found)
         async with self.lock(game_id):
@@ -214,10 +214,11 @@ class PlayOps(ServiceCore):
         )  # fmt: skip
 
 
-def _computers_due(table: Table) -> bool:
+def computers_due(table: Table) -> bool:
     """Whether a computer acts next at ``table`` (a running game): its roem claim, or the
     move of the computer seat to act unless the computers wait for a person's contra / re
-    (what :meth:`PlayOps._computer_action` would do without a timed-out person)."""
+    (what :meth:`PlayOps._computer_action` would do without a timed-out person). The driver
+    wakes the computers only then (``bot.driver``)."""
     state = table.state
     if state is None or state.is_over or table.row.status is not GameStatus.ACTIVE:
         return False
