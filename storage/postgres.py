@@ -89,7 +89,7 @@ _APPEND = (
     " version = version + 1, updated_at = $9, timer_wake_at = NULL,"
     " timer_claimed_until = NULL"
     " WHERE game_id = $1 AND version = $2 AND status = ANY($10::text[])"
-    " RETURNING version, action_count"
+    " RETURNING *"
     "), log AS ("
     " INSERT INTO game_actions (game_id, seq, action, created_at)"
     " SELECT $1, game.action_count - cardinality($8::text[]) + a.n - 1, a.action, $9"
@@ -98,10 +98,24 @@ _APPEND = (
     " UPDATE game_seats AS s SET timeouts = t.n"
     " FROM game, unnest($11::int[], $12::int[]) AS t(seat, n)"
     " WHERE s.game_id = $1 AND s.seat = t.seat"
-    ") SELECT version, action_count FROM game"
+    ") SELECT g.*, seats.*"
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id)) AS readers"
+    " FROM game AS g"
+    + _SEATS.replace(
+        "array_agg(s.timeouts ORDER BY s.seat)",
+        "array_agg(COALESCE(t.n, s.timeouts) ORDER BY s.seat)",
+    ).replace(
+        "FROM game_seats AS s WHERE",
+        "FROM game_seats AS s LEFT JOIN unnest($11::int[], $12::int[]) AS t(seat, n)"
+        " ON t.seat = s.seat WHERE",
+    )
 )
 """The game's compare-and-set, the log's new rows and the seats' timeout counts in one
-statement (numbered parameters: run on the connection itself)."""
+statement (numbered parameters: run on the connection itself), which returns the game's new
+row (its seats with their new timeout counts: a statement does not see its own changes) with
+its chat and readers, as :meth:`PostgresDialect.load_readers` reads them."""
 
 
 def _game(row: Any, *, with_actions: bool) -> Game:
@@ -113,6 +127,18 @@ def _game(row: Any, *, with_actions: bool) -> Game:
     if len(seats) != SEAT_COUNT:  # pragma: no cover - guarded by create_game
         raise AssertionError(f"game {row['game_id']} has {len(seats)} seats")
     return game_from(row, seats, tuple(row["actions"]) if with_actions else None)
+
+
+def _readers(row: Any) -> GameReaders:
+    """Decode a game row with its chat and readers as JSON (``readers_chat``, ``readers``)
+    beside it (:data:`_READERS`, :data:`_APPEND`)."""
+    chat = row["readers_chat"]
+    users = [user_from(u) for u in json.loads(row["readers"] or "[]")]
+    return GameReaders(
+        _game(row, with_actions=False),
+        chat_from(json.loads(chat)) if chat is not None else None,
+        {u.user_id: u for u in users},
+    )
 
 
 class _DataConnection(asyncpg.Connection):
@@ -269,15 +295,11 @@ class PostgresDialect:
             f"SELECT g.*, seats.*{_READERS} FROM games AS g {_SEATS} WHERE g.game_id = ?",
             (list(also), game_id),
         )
-        if row is None:
-            return None
-        chat = row["readers_chat"]
-        users = [user_from(u) for u in json.loads(row["readers"] or "[]")]
-        return GameReaders(
-            _game(row, with_actions=False),
-            chat_from(json.loads(chat)) if chat is not None else None,
-            {u.user_id: u for u in users},
-        )
+        return _readers(row) if row is not None else None
+
+    def written(self, row: Any) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.written`: :data:`_APPEND` reads them back."""
+        return _readers(row)
 
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """See :meth:`storage.sql.Dialect.load_histories` (one statement)."""

@@ -33,6 +33,7 @@ from storage.rows import (
     SEAT_COUNT,
     ChatMigration,
     Game,
+    GameReaders,
     GameStatus,
     MessageRef,
     Occupant,
@@ -285,10 +286,12 @@ async def append_actions(
     timer: TurnTimer | None,
     now: float,
     timeouts: Mapping[int, int] | None = None,
-) -> int:
+) -> tuple[int, GameReaders | None]:
     """See :meth:`Repository.append_actions`: the game's compare-and-set, the log's new rows
     (numbered from the ``action_count`` it returns) and the seats' timeout counts, as the
-    dialect writes them (one statement on PostgreSQL)."""
+    dialect writes them (one statement on PostgreSQL). Returns the new version, and the new
+    row with its readers where the dialect reads them back at once
+    (:meth:`storage.sql.Dialect.written`)."""
     counts = {check_seat(seat): n for seat, n in (timeouts or {}).items()}
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts.values()):
         raise ValueError("timeouts must be counts >= 0")
@@ -315,7 +318,7 @@ async def append_actions(
     if row is None:
         await _refuse(db, game_id, expected_version, status)
     assert row is not None
-    return int(row[0])
+    return int(row["version"]), d.written(row)
 
 
 async def set_table_message(

@@ -190,6 +190,10 @@ class SqliteDialect:
         )
         return row
 
+    def written(self, row: Any) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.written`: nothing is read back here."""
+        return None
+
     async def note_migration(self, db: Db, old_chat_id: int, new_chat_id: int, now: float) -> None:
         """See :meth:`storage.sql.Dialect.note_migration` (numbered after the last one)."""
         await db.run(
