@@ -153,6 +153,13 @@ class SqlRepository(AlertStore):
     def _forgotten(self, user_id: int) -> None:
         """Forget the rows in memory that named ``user_id``."""
         self._cache.forgotten(user_id)
+        self._drop_held()
+
+    def _drop_held(self) -> None:
+        """Forget every row kept under a game's lock (a write that may touch any game: a
+        chat's migration, a person forgotten)."""
+        for game_id in self._held:
+            self._held[game_id] = None
 
     @asynccontextmanager
     async def _write_game(self, game_id: int, *, single: bool = True) -> AsyncIterator[Db]:
@@ -329,12 +336,14 @@ class SqlRepository(AlertStore):
     ) -> ChatMigration:
         """See :meth:`Repository.migrate_chat`."""
         self._cache.migrating(old_chat_id, new_chat_id)
+        self._drop_held()
         try:
             async with self._d.write() as db:
                 return await games.migrate_chat(db, self._d, old_chat_id, new_chat_id, now=now)
         finally:
             self._cache.drop_chat(old_chat_id)
             self._cache.drop_chat(new_chat_id)
+            self._drop_held()
 
     async def chat_successor(self, chat_id: int) -> int | None:
         """See :meth:`Repository.chat_successor` (a migration is for good: once found, kept
