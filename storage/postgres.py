@@ -68,36 +68,14 @@ _ACTION_TIMES = (
     "ORDER BY a.seq) AS action_times"
 )
 
-
-def _readers_sql(also: str = "") -> str:
-    """The game's chat row and its readers' user rows as JSON beside the game's columns and
-    seat arrays (``readers_chat``, ``readers``); ``also``: an array expression of more users
-    (`` || CAST(? AS BIGINT[])``)."""
-    return (
-        ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
-        ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
-        f"seats.seat_users || seats.seat_formers || g.creator_id{also})) AS readers"
-    )
-
-
-_READERS = _readers_sql(" || CAST(? AS BIGINT[])")
-"""The readers of :meth:`PostgresDialect.load_readers` (one parameter: more users)."""
-
-_LOCK_GAME = (
-    "CREATE FUNCTION pg_temp.klaverjas_lock_game(gid bigint) RETURNS json"
-    " LANGUAGE plpgsql VOLATILE AS $f$ DECLARE found json; BEGIN"
-    " PERFORM pg_advisory_lock(gid);"
-    " SELECT row_to_json(x) INTO found FROM (SELECT g.*, seats.*"
-    + _readers_sql()
-    + " FROM games AS g"
-    + _SEATS
-    + " WHERE g.game_id = gid) AS x;"
-    " RETURN found; END $f$"
+_READERS = (
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id || CAST(? AS BIGINT[])"
+    ")) AS readers"
 )
-"""A game's advisory lock, then its row with its chat and readers as JSON (None: no such
-game), in one round trip: a function of the session (made on a lock connection when first
-called there), since only a volatile function's second statement sees what was committed
-while the first waited for the lock (one statement's snapshot would be older than the lock)."""
+"""The game's chat row and its readers' user rows (:meth:`PostgresDialect.load_readers`),
+as JSON beside the game's columns and seat arrays."""
 
 _SEAT_ARRAYS = (
     "seat_indices", "seat_kinds", "seat_users", "seat_names", "seat_formers",
@@ -121,8 +99,10 @@ _APPEND = (
     " FROM game, unnest($11::int[], $12::int[]) AS t(seat, n)"
     " WHERE s.game_id = $1 AND s.seat = t.seat"
     ") SELECT g.*, seats.*"
-    + _readers_sql()
-    + " FROM game AS g"
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id)) AS readers"
+    " FROM game AS g"
     + _SEATS.replace(
         "array_agg(s.timeouts ORDER BY s.seat)",
         "array_agg(COALESCE(t.n, s.timeouts) ORDER BY s.seat)",
@@ -152,18 +132,13 @@ def _game(row: Any, *, with_actions: bool) -> Game:
 def _readers(row: Any) -> GameReaders:
     """Decode a game row with its chat and readers as JSON (``readers_chat``, ``readers``)
     beside it (:data:`_READERS`, :data:`_APPEND`)."""
-    chat = _json(row["readers_chat"])
-    users = [user_from(u) for u in _json(row["readers"]) or ()]
+    chat = row["readers_chat"]
+    users = [user_from(u) for u in json.loads(row["readers"] or "[]")]
     return GameReaders(
         _game(row, with_actions=False),
-        chat_from(chat) if chat is not None else None,
+        chat_from(json.loads(chat)) if chat is not None else None,
         {u.user_id: u for u in users},
     )
-
-
-def _json(value: Any) -> Any:
-    """A JSON value as asyncpg gives it (text), or already decoded (nested in JSON)."""
-    return json.loads(value) if isinstance(value, str) else value
 
 
 class _DataConnection(asyncpg.Connection):
@@ -280,31 +255,23 @@ class PostgresDialect:
         self._claim = conn
 
     @asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[GameReaders | None]:
-        """See :meth:`storage.sql.Dialect.game_lock`: a session advisory lock on a connection
-        of the lock pool (apart from the pool the calls inside the block use, so holders
-        never wait for their own connections), taken together with the read of the game
-        (:data:`_LOCK_GAME`, one round trip), which it yields. It is released when the
-        connection goes back to the pool (its reset, :class:`_LockConnection`:
-        ``pg_advisory_unlock_all``, one round trip); a process that dies loses its
-        connections and with them its locks. Not counted in ``transactions``. Nothing to
-        hold for the database's only bot process (``shared`` False): it yields None."""
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+        """See :meth:`Repository.game_lock`: a session advisory lock on a connection of the
+        lock pool (apart from the pool the calls inside the block use, so holders never wait
+        for their own connections). It is released when the connection goes back to the
+        pool (its reset, :class:`_LockConnection`: ``pg_advisory_unlock_all``, one round
+        trip); a process that dies loses its connections and with them its locks. Not
+        counted in ``transactions``. Nothing to hold for the database's only bot process
+        (``shared`` False)."""
         if not self.shared:
-            yield None
+            yield
             return
         pool = self._lock_pool
         if pool is None:
             raise RuntimeError("the repository is closed")
         async with pool.acquire() as conn:
-            call = "SELECT pg_temp.klaverjas_lock_game($1)"
-            try:
-                found = await conn.fetchval(call, game_id)
-            except (asyncpg.UndefinedFunctionError, asyncpg.InvalidSchemaNameError):
-                # a connection without it yet (no temporary schema either): made once
-                await conn.execute(_LOCK_GAME)
-                found = await conn.fetchval(call, game_id)
-            # released by the connection's reset on its way back to the pool
-            yield _readers(_json(found)) if found is not None else None
+            await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+            yield  # released by the connection's reset on its way back to the pool
 
     async def load_games(
         self, db: Db, where: str, params: Params, *, with_actions: bool, order_by: str

@@ -165,10 +165,8 @@ class Dialect(Protocol):
 
     transactions: int
 
-    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[GameReaders | None]:
-        """See :meth:`storage.repository.Repository.game_lock`; yields the game as read right
-        after the lock was taken, with its chat and readers, where the dialect reads it with
-        the lock at once (PostgreSQL shared by several processes), else None."""
+    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+        """See :meth:`storage.repository.Repository.game_lock`."""
 
     async def close(self) -> None:
         """Close the connections (idempotent)."""

@@ -111,11 +111,10 @@ class SqlRepository(AlertStore):
         self.shared = dialect.shared
         """Several bot processes may share the database."""
         self._held: dict[int, GameReaders | None] = {}
-        """Games whose lock this process holds (:meth:`game_lock`) → the row read with the
-        lock, or the one its last write read back, with its readers (None: none, or another
-        write since). While the lock is held nobody else writes the game's state, so these
-        are served again without a read where the cache keeps no games (several
-        processes)."""
+        """Games whose lock this process holds (:meth:`game_lock`) → the row its last write
+        read back with its readers (None: none, or another write since). While the lock is
+        held nobody else writes the game's state, so these are served again without a read
+        where the cache keeps no games (several processes)."""
 
     @property
     def transactions(self) -> int:
@@ -502,10 +501,10 @@ class SqlRepository(AlertStore):
     @asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """See :meth:`Repository.game_lock` (the dialect's: nothing to hold on SQLite, one
-        bot process per file; an advisory lock on PostgreSQL). While it is held, the row read
-        with the lock, then the row a write reads back, is served again (:attr:`_held`)."""
-        async with self._d.game_lock(game_id) as found:
-            self._held[game_id] = found
+        bot process per file; an advisory lock on PostgreSQL). While it is held, the row a
+        write reads back is served again (:attr:`_held`)."""
+        async with self._d.game_lock(game_id):
+            self._held[game_id] = None
             try:
                 yield
             finally:

@@ -85,10 +85,10 @@ class SqliteDialect:
     single = write
 
     @asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[GameReaders | None]:
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """Nothing to hold (one bot process per file; the service's own lock serializes the
-        process), nothing read (None)."""
-        yield None
+        process)."""
+        yield
 
     async def load_games(
         self, db: Db, where: str, params: Params, *, with_actions: bool, order_by: str

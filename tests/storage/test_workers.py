@@ -9,8 +9,6 @@ import asyncio
 import pytest
 
 from storage import (
-    Game,
-    GameReaders,
     GameStatus,
     MessageRef,
     NotFound,
@@ -211,53 +209,6 @@ async def test_the_game_lock_holds_across_repositories(persistent_backend: Backe
         release.set()
         await holder
         await asyncio.wait_for(waiter, timeout=10)  # released: now it gets it
-    finally:
-        await first.close()
-        await second.close()
-
-
-async def test_under_the_lock_a_game_reads_as_its_last_holder_left_it(
-    persistent_backend: Backend,
-) -> None:
-    """The game read once the lock is got (on PostgreSQL together with the lock) shows the
-    write another process made while this one waited for the lock."""
-    if persistent_backend.name != "postgresql":
-        pytest.skip("SQLite: one bot process per file, the lock holds nothing")
-    first = await persistent_backend.open()
-    second = await persistent_backend.open()
-    try:
-        await seed(first)
-        game = await new_game(first)
-        version = await start(first, game)
-        gid = game.game_id
-        assert await second.get_game(gid) is not None  # seen before, at the old version
-        entered = asyncio.Event()
-        release = asyncio.Event()
-
-        async def write() -> None:
-            async with first.game_lock(gid):
-                entered.set()
-                await release.wait()
-                await first.append_actions(
-                    gid, version, ["0:choose:H"], snapshot=SNAPSHOT,
-                    status=GameStatus.ACTIVE, timer=None, now=T0 + 2,
-                )  # fmt: skip
-
-        async def read() -> tuple[Game | None, GameReaders | None]:
-            async with second.game_lock(gid):
-                return await second.get_game(gid), await second.game_readers(gid)
-
-        writer = asyncio.create_task(write())
-        await entered.wait()
-        reader = asyncio.create_task(read())
-        await asyncio.sleep(0.2)  # the reader waits for the lock meanwhile
-        release.set()
-        await writer
-        row, readers = await asyncio.wait_for(reader, timeout=10)
-        stored = await first.get_game(gid)
-        assert stored is not None and stored.version == version + 1
-        assert row == stored
-        assert readers is not None and readers.game == stored
     finally:
         await first.close()
         await second.close()
