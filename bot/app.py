@@ -33,6 +33,7 @@ from bot.computer import ComputerPlayers
 from bot.config import BotConfig
 from bot.context import BotData, Context, KlaverjasApp
 from bot.daily import DailyConfig
+from bot.daily_result import DailyResult
 from bot.driver import TableDriver
 from bot.handlers.alerts import cmd_notify
 from bot.handlers.buttons import on_button
@@ -50,11 +51,11 @@ from bot.handlers.commands import (
 )
 from bot.handlers.privacy import cmd_forgetme
 from bot.handlers.review import cmd_review
-from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top, daily_ended
+from bot.handlers.standings import cmd_daily, cmd_stats, cmd_top
 from bot.i18n import LANGUAGES, get_translator, preload
 from bot.outbox import Outbox
 from bot.presenter import Presenter
-from bot.presenter.base import SurfaceClaims
+from bot.presenter.base import StoredMessageIds, SurfaceClaims
 from bot.render import messages
 from bot.service import GameService, TableLimits
 from storage import Repository, open_repository
@@ -154,14 +155,12 @@ def build_application(
             running=_not_stopping(app),
             shared=repo.shared,
         )
-        presenter = Presenter(service.tables, outbox, app.bot.username)
+        presenter = Presenter(
+            service.tables, StoredMessageIds(repo), outbox, app.bot.username, clock=service.clock
+        )
         if outbox.shared:
             outbox.refresh = presenter.refresh
             outbox.claims = SurfaceClaims(repo, service.clock)
-
-        async def after_end(game_id: int) -> None:
-            await daily_ended(app.bot_data["app"], game_id)
-
         driver = TableDriver(
             service.play,
             presenter,
@@ -171,7 +170,11 @@ def build_application(
             ),
             running=lambda: app.running,
             sleep=outbox.budget.sleep,
-            after_end=after_end,
+            views=service.tables,
+            line=outbox,
+            after_end=DailyResult(
+                service.daily, service.people, outbox, pictures=presenter.pictures
+            ),
         )
         app.bot_data["app"] = BotData(config, service, presenter, driver)
         if shared_db:
@@ -184,7 +187,7 @@ def build_application(
         await _set_commands(app, config.default_language)
         resumed = await service.timers.resume()
         for out in resumed:  # redrawn now; their computers move once the bot runs
-            await presenter.present(out)
+            await driver.show(out)
         if app.job_queue is not None and resumed:
             ids = [out.game_id for out in resumed if out.game_id is not None]
             app.job_queue.run_once(_wake, 0.0, data=ids, name="resume")

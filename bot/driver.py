@@ -15,10 +15,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import BrokenExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from bot.outbox import SurfaceKey
 from bot.outcome import Outcome
 from bot.presenter.base import table_key
+from bot.service.play import computers_due
 
 if TYPE_CHECKING:
     from bot.presenter import Presenter
@@ -35,6 +37,30 @@ and the decision (up to about a second at 100 busy tables), no computer move com
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 
 
+class OverallLine(Protocol):
+    """The outbox's line at the bot's overall Telegram budget, as the driver sees it
+    (:class:`bot.outbox.Outbox` is one): whether a surface's chat waits there, and its turn."""
+
+    def in_line(self, key: SurfaceKey) -> bool:
+        """Whether the chat of ``key`` waits for the bot's overall budget."""
+
+    async def turn(self, key: SurfaceKey) -> None:
+        """Return once the chat of ``key`` got its place at the overall budget."""
+
+
+class Views(Protocol):
+    """Where an outcome gets the view of its game when the call that made it did not attach
+    one (:class:`bot.service.core.Tables` is one)."""
+
+    async def with_view(self, out: Outcome) -> Outcome:
+        """See :meth:`bot.service.core.Tables.with_view`."""
+
+
+GameEnded = Callable[[int], Awaitable[None]]
+"""Called with a game's id once its end was shown (the daily's result, ``bot.daily_result``);
+never raises."""
+
+
 class TableDriver:
     """Presents outcomes and runs the computer players of each game, one task per game.
 
@@ -47,6 +73,10 @@ class TableDriver:
         running: whether the bot still runs; the computers stop between two moves once it
             is False (shutdown), and ``resume`` continues after the restart.
         sleep: waits the given seconds.
+        views: attaches the view to an outcome that comes without one (None: outcomes are
+            shown as they come).
+        line: the outbox's line at the bot's overall budget (paced computer moves wait for
+            their chat's turn there, :meth:`_caught_up`); None: they never wait.
         after_end: called with the game id once a game's end was presented (the daily's
             result); never raises.
     """
@@ -60,11 +90,15 @@ class TableDriver:
         computer_delay: float = 1.0,
         running: Callable[[], bool] = lambda: True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        after_end: Callable[[int], Awaitable[None]] | None = None,
+        views: Views | None = None,
+        line: OverallLine | None = None,
+        after_end: GameEnded | None = None,
     ) -> None:
+        self._views = views
         self.play = play
         self.presenter = presenter
         self.computer_delay = computer_delay
+        self._line = line
         self._spawn = spawn
         self._running = running
         self._sleep = sleep
@@ -75,11 +109,23 @@ class TableDriver:
     async def submit(self, out: Outcome) -> None:
         """Show ``out`` now; when it moved a game on, let the computers of that game move
         next (in the background). Never raises for Telegram failures."""
-        await self.presenter.present(out)
+        out = await self.show(out)
         await self._ended(out)
         moved = out.changed or out.started or out.resync
-        if out.game_id is not None and out.ok and moved and not out.ended:
+        # the outcome's view shows whether a computer is to act (without a view: look)
+        due = out.view is None or computers_due(out.view.table)
+        if out.game_id is not None and out.ok and moved and not out.ended and due:
             self.wake(out.game_id)
+
+    async def show(self, out: Outcome) -> Outcome:
+        """Present ``out`` with its view (``views`` attaches it when the call that made
+        ``out`` did not, :meth:`~bot.service.core.Tables.with_view`), without moving the
+        computers (the restart shows every game after they moved); returns ``out`` with its
+        view."""
+        if self._views is not None:
+            out = await self._views.with_view(out)
+        await self.presenter.present(out)
+        return out
 
     async def _ended(self, out: Outcome) -> None:
         """After a game's end was shown: the presenter forgets the game, then the
@@ -106,11 +152,11 @@ class TableDriver:
         turn there, at most :data:`MAX_STRETCH` seconds more. So at that limit the computers'
         pace stretches, the same for every table (the chats are served in the order they
         came), instead of the moves running ahead of what the chats can show."""
-        outbox = self.presenter.outbox
+        line = self._line
         key = table_key(game_id)
-        if not outbox.in_line(key):
+        if line is None or not line.in_line(key):
             return
-        turn = asyncio.ensure_future(outbox.turn(key))
+        turn = asyncio.ensure_future(line.turn(key))
         cap = asyncio.ensure_future(self._sleep(MAX_STRETCH))
         try:
             await asyncio.wait({turn, cap}, return_when=asyncio.FIRST_COMPLETED)
@@ -135,8 +181,7 @@ class TableDriver:
                         return
                 more = await self.play.run_computers(game_id, limit=1 if paced else None)
                 if more.changed:
-                    await self.presenter.present(more)
-                    await self._ended(more)
+                    await self._ended(await self.show(more))
                 if (not more.changed or more.ended) and game_id not in self._again:
                     return
         except BrokenExecutor:

@@ -4,13 +4,17 @@ renderers give each member its text in every language (a test checks none is mis
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import Reason
 from engine.events import Event
 from storage import MessageRef
+
+if TYPE_CHECKING:
+    from bot.service.view import TableView
 
 
 class Refusal(StrEnum):
@@ -125,9 +129,10 @@ class Notice:
     hand: MessageRef | None = None
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The result of one service call.
+    """The result of one service call, immutable (:meth:`merge` makes a new value of two;
+    a field changes through :func:`dataclasses.replace`).
 
     Attributes:
         game_id: the game concerned (None when there is none).
@@ -151,25 +156,37 @@ class Outcome:
         remind: the players who are to act get their hand as a new message (after a
             restart: a tap that was in flight when the bot stopped was neither applied nor
             answered).
+        view: the game as the presenter shows it, built by the service at the end of the
+            call (:meth:`bot.service.core.Tables.with_view`; ``docs/design.md`` §3), so
+            the presenter never asks for it; None until then, and for a refusal.
+
+    Sequences and sets given as lists or sets are kept as tuples and frozensets.
     """
 
     game_id: int | None = None
     refusal: Refusal | Reason | None = None
-    details: dict[str, Any] = field(default_factory=dict)
+    details: Mapping[str, Any] = field(default_factory=dict)
     toast: Toast | None = None
     url: str | None = None
     lobby: bool = False
     started: bool = False
     changed: bool = False
-    events: list[Event] = field(default_factory=list)
-    acted: set[int] = field(default_factory=set)
-    before: set[int] = field(default_factory=set)
-    notices: list[Notice] = field(default_factory=list)
+    events: Sequence[Event] = ()
+    acted: Set[int] = frozenset()
+    before: Set[int] = frozenset()
+    notices: Sequence[Notice] = ()
     ended: bool = False
     stopped: bool = False
     actor: int | None = None
     resync: bool = False
     remind: bool = False
+    view: TableView | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "events", tuple(self.events))
+        object.__setattr__(self, "acted", frozenset(self.acted))
+        object.__setattr__(self, "before", frozenset(self.before))
+        object.__setattr__(self, "notices", tuple(self.notices))
 
     @property
     def ok(self) -> bool:
@@ -177,19 +194,23 @@ class Outcome:
         return self.refusal is None
 
     def merge(self, other: Outcome) -> Outcome:
-        """Add what a follow-up call (computer moves) did to this outcome."""
-        self.changed = self.changed or other.changed
-        self.lobby = self.lobby or other.lobby
-        self.started = self.started or other.started
-        self.events.extend(other.events)
-        self.acted |= other.acted
-        self.notices.extend(other.notices)
-        self.ended = self.ended or other.ended
-        self.stopped = self.stopped or other.stopped
-        self.actor = self.actor if self.actor is not None else other.actor
-        self.resync = self.resync or other.resync
-        self.remind = self.remind or other.remind
-        return self
+        """This outcome followed by ``other`` (computer moves): a new value; the newer view
+        wins."""
+        return replace(
+            self,
+            changed=self.changed or other.changed,
+            lobby=self.lobby or other.lobby,
+            started=self.started or other.started,
+            events=(*self.events, *other.events),
+            acted=self.acted | other.acted,
+            notices=(*self.notices, *other.notices),
+            ended=self.ended or other.ended,
+            stopped=self.stopped or other.stopped,
+            actor=self.actor if self.actor is not None else other.actor,
+            resync=self.resync or other.resync,
+            remind=self.remind or other.remind,
+            view=other.view if other.view is not None else self.view,
+        )
 
 
 def refused(why: Refusal | Reason, game_id: int | None = None, **details: Any) -> Outcome:

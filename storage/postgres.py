@@ -19,6 +19,7 @@ SQLite backend does.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -30,10 +31,10 @@ from storage.errors import DatabaseInUse, DatabaseUnavailable
 from storage.imports import ACTION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, ImportPlan
 from storage.migrations import Migration
 from storage.postgres_migrations import PG_MIGRATIONS, apply_migrations
-from storage.rows import SEAT_COUNT, Game, GameHistory
+from storage.rows import SEAT_COUNT, Game, GameHistory, GameReaders
 from storage.sql import Db, Params, PostgresDb
 from storage.sql_repository import SqlRepository
-from storage.sql_rows import game_from, seat
+from storage.sql_rows import chat_from, game_from, seat, user_from
 from storage.urls import redact
 
 _CONNECT_ERRORS = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
@@ -67,6 +68,15 @@ _ACTION_TIMES = (
     "ORDER BY a.seq) AS action_times"
 )
 
+_READERS = (
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id || CAST(? AS BIGINT[])"
+    ")) AS readers"
+)
+"""The game's chat row and its readers' user rows (:meth:`PostgresDialect.load_readers`),
+as JSON beside the game's columns and seat arrays."""
+
 _SEAT_ARRAYS = (
     "seat_indices", "seat_kinds", "seat_users", "seat_names", "seat_formers",
     "seat_hand_chats", "seat_hand_messages", "seat_timeouts",
@@ -79,7 +89,7 @@ _APPEND = (
     " version = version + 1, updated_at = $9, timer_wake_at = NULL,"
     " timer_claimed_until = NULL"
     " WHERE game_id = $1 AND version = $2 AND status = ANY($10::text[])"
-    " RETURNING version, action_count"
+    " RETURNING *"
     "), log AS ("
     " INSERT INTO game_actions (game_id, seq, action, created_at)"
     " SELECT $1, game.action_count - cardinality($8::text[]) + a.n - 1, a.action, $9"
@@ -88,10 +98,24 @@ _APPEND = (
     " UPDATE game_seats AS s SET timeouts = t.n"
     " FROM game, unnest($11::int[], $12::int[]) AS t(seat, n)"
     " WHERE s.game_id = $1 AND s.seat = t.seat"
-    ") SELECT version, action_count FROM game"
+    ") SELECT g.*, seats.*"
+    ", (SELECT row_to_json(c) FROM chats AS c WHERE c.chat_id = g.chat_id) AS readers_chat"
+    ", (SELECT json_agg(u) FROM users AS u WHERE u.user_id = ANY("
+    "seats.seat_users || seats.seat_formers || g.creator_id)) AS readers"
+    " FROM game AS g"
+    + _SEATS.replace(
+        "array_agg(s.timeouts ORDER BY s.seat)",
+        "array_agg(COALESCE(t.n, s.timeouts) ORDER BY s.seat)",
+    ).replace(
+        "FROM game_seats AS s WHERE",
+        "FROM game_seats AS s LEFT JOIN unnest($11::int[], $12::int[]) AS t(seat, n)"
+        " ON t.seat = s.seat WHERE",
+    )
 )
 """The game's compare-and-set, the log's new rows and the seats' timeout counts in one
-statement (numbered parameters: run on the connection itself)."""
+statement (numbered parameters: run on the connection itself), which returns the game's new
+row (its seats with their new timeout counts: a statement does not see its own changes) with
+its chat and readers, as :meth:`PostgresDialect.load_readers` reads them."""
 
 
 def _game(row: Any, *, with_actions: bool) -> Game:
@@ -105,6 +129,18 @@ def _game(row: Any, *, with_actions: bool) -> Game:
     return game_from(row, seats, tuple(row["actions"]) if with_actions else None)
 
 
+def _readers(row: Any) -> GameReaders:
+    """Decode a game row with its chat and readers as JSON (``readers_chat``, ``readers``)
+    beside it (:data:`_READERS`, :data:`_APPEND`)."""
+    chat = row["readers_chat"]
+    users = [user_from(u) for u in json.loads(row["readers"] or "[]")]
+    return GameReaders(
+        _game(row, with_actions=False),
+        chat_from(json.loads(chat)) if chat is not None else None,
+        {u.user_id: u for u in users},
+    )
+
+
 class _DataConnection(asyncpg.Connection):
     """A connection of the data pool. The repository keeps no session state on it (no
     ``LISTEN``, cursors, ``SET`` or session advisory locks: those live on the lock pool), so
@@ -114,6 +150,17 @@ class _DataConnection(asyncpg.Connection):
     def get_reset_query(self) -> str:
         """Nothing to reset."""
         return ""
+
+
+class _LockConnection(asyncpg.Connection):
+    """A connection of the lock pool: it holds session advisory locks (a game's, the bot
+    process's claim) and nothing else, so giving it back to the pool releases them all in
+    the one statement of its reset (instead of an unlock and then asyncpg's default reset:
+    two round trips). A reset that fails closes the connection, which releases them too."""
+
+    def get_reset_query(self) -> str:
+        """Release every advisory lock of the session."""
+        return "SELECT pg_advisory_unlock_all()"
 
 
 class PostgresDialect:
@@ -211,10 +258,11 @@ class PostgresDialect:
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """See :meth:`Repository.game_lock`: a session advisory lock on a connection of the
         lock pool (apart from the pool the calls inside the block use, so holders never wait
-        for their own connections). A cancelled or failed unlock is undone by asyncpg's reset
-        of the connection (``pg_advisory_unlock_all``); a process that dies loses its
-        connections and with them its locks. Not counted in ``transactions``. Nothing to
-        hold for the database's only bot process (``shared`` False)."""
+        for their own connections). It is released when the connection goes back to the
+        pool (its reset, :class:`_LockConnection`: ``pg_advisory_unlock_all``, one round
+        trip); a process that dies loses its connections and with them its locks. Not
+        counted in ``transactions``. Nothing to hold for the database's only bot process
+        (``shared`` False)."""
         if not self.shared:
             yield
             return
@@ -223,10 +271,7 @@ class PostgresDialect:
             raise RuntimeError("the repository is closed")
         async with pool.acquire() as conn:
             await conn.execute("SELECT pg_advisory_lock($1)", game_id)
-            try:
-                yield
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+            yield  # released by the connection's reset on its way back to the pool
 
     async def load_games(
         self, db: Db, where: str, params: Params, *, with_actions: bool, order_by: str
@@ -241,6 +286,20 @@ class PostgresDialect:
             params,
         )
         return [_game(r, with_actions=with_actions) for r in rows]
+
+    async def load_readers(self, db: Db, game_id: int, also: Sequence[int]) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.load_readers`: one statement (the game as
+        :meth:`load_games` reads it, its chat and readers as JSON beside it, :data:`_READERS`),
+        so a view of the game costs one round trip."""
+        row = await db.one(
+            f"SELECT g.*, seats.*{_READERS} FROM games AS g {_SEATS} WHERE g.game_id = ?",
+            (list(also), game_id),
+        )
+        return _readers(row) if row is not None else None
+
+    def written(self, row: Any) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.written`: :data:`_APPEND` reads them back."""
+        return _readers(row)
 
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """See :meth:`storage.sql.Dialect.load_histories` (one statement)."""
@@ -363,7 +422,11 @@ class PostgresRepository(SqlRepository):
             async with pool.acquire() as conn:
                 version = await apply_migrations(conn, migrations, clock=clock)
             lock_pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=max(max_size, 4), timeout=connect_timeout
+                url,
+                min_size=1,
+                max_size=max(max_size, 4),
+                timeout=connect_timeout,
+                connection_class=_LockConnection,
             )
         except BaseException:
             await pool.close()

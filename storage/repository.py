@@ -41,6 +41,7 @@ from storage.rows import (
     ChatMigration,
     Game,
     GameHistory,
+    GameReaders,
     GameStatus,
     MessageRef,
     Occupant,
@@ -305,6 +306,12 @@ class Repository(Protocol):
 
     async def get_game(self, game_id: int, *, with_actions: bool = False) -> Game | None:
         """The game with its seats (and its whole action log if asked), or ``None``."""
+
+    async def game_readers(self, game_id: int, also: Iterable[int] = ()) -> GameReaders | None:
+        """The game (without its log) with its chat's row and the rows of the users who read
+        it: its creator, every player and former player of its seats, and ``also`` (unknown
+        users left out); ``None`` for an unknown game. One consistent read (one round trip
+        where the rows are not kept in memory, PostgreSQL shared by several processes)."""
 
     async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:
         """The action log from ``seq >= start`` in order (empty for an unknown game)."""

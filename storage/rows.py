@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 SEAT_COUNT = 4
@@ -173,12 +174,16 @@ class SurfaceState:
         shown_version: the newest game version a drawing shown there was made at (0: none).
         shown: a digest of the content it shows (None: unknown).
         sent_version: the game version at which its message was sent (0: unknown).
+        game_version: the game's version when the claim was taken (None: not known), so
+            that the claimant knows without another read whether its drawing is of the
+            newest state (a read alongside the surface's own record: not compared).
     """
 
     message: MessageRef | None
     shown_version: int
     shown: str | None
     sent_version: int
+    game_version: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +398,31 @@ class RowCounts:
     def is_empty(self) -> bool:
         """No row in any table."""
         return not any(getattr(self, f.name) for f in fields(self))
+
+
+@dataclass(frozen=True, slots=True)
+class GameReaders:
+    """A game with the rows of those who read it, as :meth:`Repository.game_readers` reads
+    them at once.
+
+    Attributes:
+        game: the game with its seats (no action log).
+        chat: the game's chat (None: no row).
+        users: user id → row, for the game's creator, every player and former player of
+            its seats, and the users asked for besides (unknown ids left out).
+    """
+
+    game: Game
+    chat: Chat | None
+    users: Mapping[int, User]
+
+
+def reader_ids(game: Game, also: Iterable[int] = ()) -> set[int]:
+    """The users who read ``game`` (see :class:`GameReaders`) and ``also``."""
+    ids = {game.creator_id, *also}
+    for s in game.seats:
+        ids.update(uid for uid in (s.user_id, s.former_user_id) if uid is not None)
+    return ids
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from asyncpg import Record
 from asyncpg.pool import PoolConnectionProxy
 
 from storage.imports import ImportPlan
-from storage.rows import Game, GameHistory
+from storage.rows import Game, GameHistory, GameReaders
 from storage.stats_sql import numbered
 
 Row: TypeAlias = "sqlite3.Row | Record"
@@ -177,6 +177,10 @@ class Dialect(Protocol):
         """The games matching ``where`` (over alias ``g``; trusted text of this package) with
         their seats, and their action logs if asked."""
 
+    async def load_readers(self, db: Db, game_id: int, also: Sequence[int]) -> GameReaders | None:
+        """See :meth:`storage.repository.Repository.game_readers` (``also`` sorted, no
+        duplicates)."""
+
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """Up to ``limit`` games with ``game_id > after`` in id order, with their logs and the
         time of every action."""
@@ -185,8 +189,14 @@ class Dialect(Protocol):
         self, db: Db, game_id: int, expected_version: int, values: Mapping[str, Any]
     ) -> Any | None:
         """The compare-and-set of :func:`storage.sql_games.append_actions` with the log's new
-        rows and the seats' timeout counts; the row ``(version, action_count)``, or ``None``
-        when the compare-and-set matched nothing (nothing written)."""
+        rows and the seats' timeout counts; a row with the columns ``version`` and
+        ``action_count`` (and more, see :meth:`written`), or ``None`` when the compare-and-set
+        matched nothing (nothing written)."""
+
+    def written(self, row: Any) -> GameReaders | None:
+        """The game's new row with its chat's and readers' rows, when the row
+        :meth:`append_actions` returned carries them (read back in the same statement);
+        None when it does not."""
 
     async def note_migration(self, db: Db, old_chat_id: int, new_chat_id: int, now: float) -> None:
         """Record for good where ``old_chat_id`` went (the first record wins), numbered."""

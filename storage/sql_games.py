@@ -33,6 +33,7 @@ from storage.rows import (
     SEAT_COUNT,
     ChatMigration,
     Game,
+    GameReaders,
     GameStatus,
     MessageRef,
     Occupant,
@@ -285,10 +286,12 @@ async def append_actions(
     timer: TurnTimer | None,
     now: float,
     timeouts: Mapping[int, int] | None = None,
-) -> int:
+) -> tuple[int, GameReaders | None]:
     """See :meth:`Repository.append_actions`: the game's compare-and-set, the log's new rows
     (numbered from the ``action_count`` it returns) and the seats' timeout counts, as the
-    dialect writes them (one statement on PostgreSQL)."""
+    dialect writes them (one statement on PostgreSQL). Returns the new version, and the new
+    row with its readers where the dialect reads them back at once
+    (:meth:`storage.sql.Dialect.written`)."""
     counts = {check_seat(seat): n for seat, n in (timeouts or {}).items()}
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in counts.values()):
         raise ValueError("timeouts must be counts >= 0")
@@ -315,7 +318,7 @@ async def append_actions(
     if row is None:
         await _refuse(db, game_id, expected_version, status)
     assert row is not None
-    return int(row[0])
+    return int(row["version"]), d.written(row)
 
 
 async def set_table_message(
@@ -431,7 +434,8 @@ def _surface(seat: int | None) -> tuple[str, str, str, str, str]:
 async def claim_surface(
     db: Db, game_id: int, seat: int | None, *, token: str, now: float, lease: float
 ) -> SurfaceState | None:
-    """See :meth:`Repository.claim_surface` (one statement; a second to explain a refusal)."""
+    """See :meth:`Repository.claim_surface` (one statement, which reads the game's version
+    too; a second to explain a refusal)."""
     if lease <= 0:
         raise ValueError("lease must be > 0")
     table, where, p, chat, message = _surface(seat)
@@ -440,8 +444,9 @@ async def claim_surface(
         f"UPDATE {table} SET {p}_claim = ?, {p}_claimed_until = CAST(? AS DOUBLE PRECISION) "
         f"WHERE {where} AND ({p}_claim IS NULL OR {p}_claim = ? OR {p}_claimed_until <= ?) "
         f"RETURNING {chat} AS chat, {message} AS message, {p}_shown_version AS shown_version, "
-        f"{p}_shown AS shown, {p}_sent_version AS sent_version",
-        (token, now + lease, *key, token, now),
+        f"{p}_shown AS shown, {p}_sent_version AS sent_version, "
+        "(SELECT v.version FROM games AS v WHERE v.game_id = ?) AS game_version",
+        (token, now + lease, *key, token, now, game_id),
     )
     if row is None:
         if await db.val(f"SELECT 1 FROM {table} WHERE {where}", key) is None:
@@ -452,7 +457,14 @@ async def claim_surface(
         if row["chat"] is not None and row["message"] is not None
         else None
     )
-    return SurfaceState(ref, int(row["shown_version"]), row["shown"], int(row["sent_version"]))
+    version = row["game_version"]
+    return SurfaceState(
+        ref,
+        int(row["shown_version"]),
+        row["shown"],
+        int(row["sent_version"]),
+        int(version) if version is not None else None,
+    )
 
 
 async def release_surface(

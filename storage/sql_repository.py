@@ -25,6 +25,7 @@ from storage.rows import (
     ChatMigration,
     Game,
     GameHistory,
+    GameReaders,
     GameStatus,
     MessageRef,
     Occupant,
@@ -36,6 +37,7 @@ from storage.rows import (
     User,
     check_int64,
     check_json,
+    reader_ids,
 )
 from storage.sql import Db, Dialect, Params, placeholders
 from storage.sql_games import IN_OPEN, OPEN
@@ -108,6 +110,11 @@ class SqlRepository(AlertStore):
         self._cache = RowCache(shared=dialect.shared)
         self.shared = dialect.shared
         """Several bot processes may share the database."""
+        self._held: dict[int, GameReaders | None] = {}
+        """Games whose lock this process holds (:meth:`game_lock`) → the row its last write
+        read back with its readers (None: none, or another write since). While the lock is
+        held nobody else writes the game's state, so these are served again without a read
+        where the cache keeps no games (several processes)."""
 
     @property
     def transactions(self) -> int:
@@ -146,6 +153,13 @@ class SqlRepository(AlertStore):
     def _forgotten(self, user_id: int) -> None:
         """Forget the rows in memory that named ``user_id``."""
         self._cache.forgotten(user_id)
+        self._drop_held()
+
+    def _drop_held(self) -> None:
+        """Forget every row kept under a game's lock (a write that may touch any game: a
+        chat's migration, a person forgotten)."""
+        for game_id in self._held:
+            self._held[game_id] = None
 
     @asynccontextmanager
     async def _write_game(self, game_id: int, *, single: bool = True) -> AsyncIterator[Db]:
@@ -154,6 +168,8 @@ class SqlRepository(AlertStore):
         transaction), when the cache keeps games, so the next :meth:`get_game` costs nothing.
         A failed write forgets the row."""
         self._cache.drop_game(game_id)
+        if game_id in self._held:
+            self._held[game_id] = None
         found: list[Game] = []
         async with self._d.single() if single else self._d.write() as db:
             yield db
@@ -320,12 +336,14 @@ class SqlRepository(AlertStore):
     ) -> ChatMigration:
         """See :meth:`Repository.migrate_chat`."""
         self._cache.migrating(old_chat_id, new_chat_id)
+        self._drop_held()
         try:
             async with self._d.write() as db:
                 return await games.migrate_chat(db, self._d, old_chat_id, new_chat_id, now=now)
         finally:
             self._cache.drop_chat(old_chat_id)
             self._cache.drop_chat(new_chat_id)
+            self._drop_held()
 
     async def chat_successor(self, chat_id: int) -> int | None:
         """See :meth:`Repository.chat_successor` (a migration is for good: once found, kept
@@ -428,12 +446,27 @@ class SqlRepository(AlertStore):
         now: float,
         timeouts: Mapping[int, int] | None = None,
     ) -> int:
-        """See :meth:`Repository.append_actions`."""
-        async with self._write_game(game_id) as db:
-            return await games.append_actions(
+        """See :meth:`Repository.append_actions`. Where the statement reads the new row back
+        (PostgreSQL), it is kept (in the cache, or while this process holds the game's
+        lock) instead of read again."""
+        self._cache.drop_game(game_id)
+        if game_id in self._held:
+            self._held[game_id] = None
+        again: list[Game] = []
+        async with self._d.single() as db:
+            version, written = await games.append_actions(
                 db, self._d, game_id, expected_version, actions, snapshot=snapshot,
                 status=status, timer=timer, now=now, timeouts=timeouts,
             )  # fmt: skip
+            if written is None and self._cache.keeps_games:
+                again = await self._load(db, "g.game_id = ?", (game_id,), with_actions=False)
+        if written is not None:
+            self._cache.keep_game(written.game)
+            if game_id in self._held:
+                self._held[game_id] = written
+        elif again:
+            self._cache.keep_game(again[0])
+        return version
 
     async def set_table_message(
         self, game_id: int, message_id: int | None, *, expected_version: int | None
@@ -465,10 +498,25 @@ class SqlRepository(AlertStore):
 
     # -- several workers on one database ------------------------------------------------------
 
-    def game_lock(self, game_id: int) -> AbstractAsyncContextManager[None]:
+    @asynccontextmanager
+    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """See :meth:`Repository.game_lock` (the dialect's: nothing to hold on SQLite, one
-        bot process per file; an advisory lock on PostgreSQL)."""
-        return self._d.game_lock(game_id)
+        bot process per file; an advisory lock on PostgreSQL). While it is held, the row a
+        write reads back is served again (:attr:`_held`)."""
+        async with self._d.game_lock(game_id):
+            self._held[game_id] = None
+            try:
+                yield
+            finally:
+                self._held.pop(game_id, None)
+
+    def _held_readers(self, game_id: int, also: Iterable[int] = ()) -> GameReaders | None:
+        """The rows kept while the game's lock is held (None: none kept, or ``also`` names a
+        user they may lack)."""
+        held = self._held.get(game_id)
+        if held is None or not set(also) <= reader_ids(held.game):
+            return None
+        return held
 
     async def arm_timer(self, game_id: int, expected_version: int, wake_at: float) -> bool:
         """See :meth:`Repository.arm_timer`."""
@@ -523,10 +571,28 @@ class SqlRepository(AlertStore):
             known = self._cache.game(game_id)
             if known is not None:
                 return known
+            held = self._held_readers(game_id)
+            if held is not None:
+                return held.game
         found = await self._games("g.game_id = ?", (game_id,), with_actions=with_actions)
         if found and not with_actions:
             self._cache.keep_game(found[0])
         return found[0] if found else None
+
+    async def game_readers(self, game_id: int, also: Iterable[int] = ()) -> GameReaders | None:
+        """See :meth:`Repository.game_readers`: from memory where the cache keeps the rows
+        (each read only on a miss), else the dialect's one read."""
+        if not self._cache.keeps_games:
+            held = self._held_readers(game_id, also)
+            if held is not None:
+                return held
+            async with self._d.read() as db:
+                return await self._d.load_readers(db, game_id, sorted(set(also)))
+        game = await self.get_game(game_id)
+        if game is None:
+            return None
+        chat = await self.get_chat(game.chat_id)
+        return GameReaders(game, chat, await self.get_users(reader_ids(game, also)))
 
     async def get_actions(self, game_id: int, *, start: int = 0) -> tuple[str, ...]:
         """See :meth:`Repository.get_actions`."""

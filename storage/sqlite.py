@@ -25,10 +25,10 @@ import aiosqlite
 from storage.errors import SchemaError
 from storage.imports import ACTION_COLUMNS, GAME_COLUMNS, SEAT_COLUMNS, ImportPlan
 from storage.migrations import MIGRATIONS, Migration, apply_migrations
-from storage.rows import SEAT_COUNT, Game, GameHistory
+from storage.rows import SEAT_COUNT, Game, GameHistory, GameReaders, reader_ids
 from storage.sql import Db, Params, SqliteDb, placeholders
 from storage.sql_repository import SqlRepository
-from storage.sql_rows import game_from, seat_from
+from storage.sql_rows import chat_from, game_from, seat_from, user_from
 
 MIN_SQLITE = (3, 35, 0)
 """``RETURNING`` needs SQLite 3.35."""
@@ -125,6 +125,22 @@ class SqliteDialect:
             games.append(game_from(r, tuple(seats[game_id]), log))
         return games
 
+    async def load_readers(self, db: Db, game_id: int, also: Sequence[int]) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.load_readers`: the game, its chat and its readers in
+        the caller's transaction (the repository keeps them in memory: this runs on a miss
+        only)."""
+        found = await self.load_games(
+            db, "g.game_id = ?", (game_id,), with_actions=False, order_by="g.game_id"
+        )
+        if not found:
+            return None
+        game = found[0]
+        chat = await db.one("SELECT * FROM chats WHERE chat_id = ?", (game.chat_id,))
+        ids = sorted(reader_ids(game, also))
+        rows = await db.all(f"SELECT * FROM users WHERE user_id IN ({placeholders(len(ids))})", ids)
+        users = {u.user_id: u for u in map(user_from, rows)}
+        return GameReaders(game, chat_from(chat) if chat is not None else None, users)
+
     async def load_histories(self, db: Db, after: int, limit: int) -> list[GameHistory]:
         """See :meth:`storage.sql.Dialect.load_histories` (two look-ups)."""
         where = (
@@ -173,6 +189,10 @@ class SqliteDialect:
             [(n, game_id, seat) for seat, n in sorted(values["timeouts"].items())],
         )
         return row
+
+    def written(self, row: Any) -> GameReaders | None:
+        """See :meth:`storage.sql.Dialect.written`: nothing is read back here."""
+        return None
 
     async def note_migration(self, db: Db, old_chat_id: int, new_chat_id: int, now: float) -> None:
         """See :meth:`storage.sql.Dialect.note_migration` (numbered after the last one)."""

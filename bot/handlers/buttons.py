@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import assert_never
 
 from telegram import Message, Update
@@ -67,68 +68,91 @@ async def on_button(update: Update, context: Context) -> None:
     if query is None or query.from_user is None:
         return
     await remember_user(update, context)
-    tr = await translator_for(update, context, private=True)
+    reader = _Reader(update, context)
     try:
         tap = decode(query.data)
     except MalformedCallback:
-        await _answer(update, context, tr, refused(Refusal.MALFORMED))
+        await _answer(update, context, await reader(), refused(Refusal.MALFORMED))
         return
     if isinstance(tap, PickLanguage):
-        await _language(update, context, tap, tr)
+        await _language(update, context, tap, await reader())
         return
     if isinstance(tap, ForgetMe):  # /forgetme's question
-        await on_forget_button(update, context, tap, tr)
+        await on_forget_button(update, context, tap, await reader())
         return
     if isinstance(tap, AlertsOff):  # "a fourth wanted": no more (bot.handlers.alerts)
-        await on_alerts_off(update, context, tap, tr)
+        await on_alerts_off(update, context, tap, await reader())
         return
     if isinstance(tap, DailyTap | TopPeriod):  # the daily's and /top's buttons
-        await on_standings_button(update, context, tap, tr)
+        await on_standings_button(update, context, tap, await reader())
         return
     payload = tap.payload
-    table = await context.app_data.service.tables.load(tap.game_id)
-    if table is not None and not _from_its_place(update, table, payload):
-        await _answer(update, context, tr, refused(Refusal.WRONG_CHAT))
-        return
+    table: Table | None = None
+    # A hand's button tapped in the tapper's own private chat is in its place whatever the
+    # game (no read needed); any other button is judged on the table.
+    if scope(payload) != "a" or not _in_own_chat(update):
+        table = await context.app_data.service.tables.load(tap.game_id)
+        if table is not None and not _from_its_place(update, table, payload):
+            await _answer(update, context, await reader(), refused(Refusal.WRONG_CHAT))
+            return
     if isinstance(payload, ConfirmStop):
-        await _stop(update, context, tap, payload, tr)
+        await _stop(update, context, tap, payload, await reader())
         return
     if isinstance(payload, Again | Ready):  # a rematch (bot.handlers.rematch)
-        await on_rematch_button(update, context, tap, payload, table, tr)
+        await on_rematch_button(update, context, tap, payload, table, await reader())
         return
     if isinstance(payload, WantAlerts):  # the lobby's 🔔 (bot.handlers.alerts)
-        await on_bell(update, context, table, tr)
+        await on_bell(update, context, table, await reader())
         return
     if isinstance(payload, Handover) and payload.step is not HandoverStep.YES:
-        await _handover_prompt(update, context, tap, payload, tr)
+        await _handover_prompt(update, context, tap, payload, await reader())
         return
     if isinstance(payload, ShowSheet):
-        await _switch_sheet(update, context, tap, payload, tr)
+        await _switch_sheet(update, context, tap, payload, await reader())
         return
     if isinstance(payload, Tip):
-        await _tip(update, context, tap, tr)
+        await _tip(update, context, tap, await reader())
         return
     if isinstance(payload, ReviewPlay):
-        await on_review_button(update, context, tap, tr)
+        await on_review_button(update, context, tap, await reader())
         return
-    early: list[asyncio.Task[None]] = []
-
-    def accepted(out: Outcome) -> None:  # a legal move: answered before it is written
-        early.append(asyncio.ensure_future(_answer(update, context, tr, out)))
-
-    try:
-        out = await _dispatch(update, context, tap, accepted)
-    finally:
-        if early:
-            await early[0]
+    staged = await _dispatch(update, context, tap)
+    answer = staged.answer
+    players = None if staged.writing is not None else await _players(context, answer)
+    # the one answer of the tap; the reader's language is looked up only when it has words
+    # (an accepted card's answer has none)
+    said = answer.refusal is not None or answer.toast is not None
+    tr = await reader() if said else get_translator(None)
+    await _answer(update, context, tr, answer, players)
+    out = await staged.outcome()
     data = context.app_data
-    if not early:
-        await _answer(update, context, tr, out, await _players(context, out))
     if out.refusal is Refusal.STALE_BUTTON and out.acted and out.game_id is not None:
         await data.presenter.hand_again(out.game_id, query.from_user.id)
         return
     if out.ok or out.lobby:
         await data.driver.submit(out)
+
+
+class _Reader:
+    """The tapper's translator for a callback's answers (private: their language), looked
+    up once when first needed."""
+
+    def __init__(self, update: Update, context: Context) -> None:
+        self.update, self.context = update, context
+        self.found: Translator | None = None
+
+    async def __call__(self) -> Translator:
+        if self.found is None:
+            self.found = await translator_for(self.update, self.context, private=True)
+        return self.found
+
+
+def _in_own_chat(update: Update) -> bool:
+    """Whether the tapped message is in the tapper's own private chat."""
+    query = update.callback_query
+    assert query is not None
+    message = query.message
+    return message is not None and message.chat.id == query.from_user.id
 
 
 def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
@@ -156,13 +180,65 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     return chat_id == user_id and played
 
 
-async def _dispatch(
-    update: Update, context: Context, tap: Tap, accepted: Callable[[Outcome], None]
-) -> Outcome:
+@dataclass(frozen=True, slots=True)
+class Staged:
+    """A game tap's service call at the point where the tap is answered: ``answer`` is the
+    outcome the callback query is answered with, and :meth:`outcome` the call's final one.
+    ``writing``: a legal move accepted before its write, the write still running (then
+    ``answer`` is the accepted move and the final outcome may still be a refusal: another
+    worker wrote first); None when the call is over (``answer`` is its outcome)."""
+
+    answer: Outcome
+    writing: asyncio.Future[Outcome] | None = None
+
+    async def outcome(self) -> Outcome:
+        """The call's final outcome (after the write)."""
+        return self.answer if self.writing is None else await self.writing
+
+
+Accept = Callable[[Outcome], object]
+"""The hook a move's service call calls once the move is known to be legal."""
+
+
+async def _accepted_move(call: Callable[[Accept], Awaitable[Outcome]]) -> Staged:
+    """Run a move's service call (:meth:`bot.service.play.PlayService.act`) until it is known:
+    a legal move as soon as the service accepts it, before it is written (the write goes on
+    meanwhile, so the tap is answered first); anything else once the call is over."""
+    loop = asyncio.get_running_loop()
+    accepted: asyncio.Future[Outcome] = loop.create_future()
+
+    def accept(out: Outcome) -> None:
+        if not accepted.done():
+            accepted.set_result(out)
+
+    writing = asyncio.ensure_future(call(accept))
+    try:
+        await asyncio.wait({writing, accepted}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        writing.cancel()
+        raise
+    if accepted.done():
+        return Staged(accepted.result(), writing)
+    return Staged(writing.result())
+
+
+async def _dispatch(update: Update, context: Context, tap: Tap) -> Staged:
     """The one service call of a game tap (not a stop confirmation, nor a hand-over step that
-    only changes the message). ``accepted``: called by a move's service call once the move is
-    legal, before it is written (:meth:`bot.service.play.PlayService.act`), so that the tap is
-    answered first."""
+    only changes the message), up to the point where the tap is answered (:class:`Staged`:
+    a legal move before it is written, anything else once the call is over)."""
+    payload = tap.payload
+    if isinstance(payload, Move):
+        query = update.callback_query
+        assert query is not None
+        act, user_id = context.app_data.service.play.act, query.from_user.id
+        return await _accepted_move(
+            lambda accept: act(tap.game_id, tap.version, user_id, payload, accept)
+        )
+    return Staged(await _call(update, context, tap))
+
+
+async def _call(update: Update, context: Context, tap: Tap) -> Outcome:
+    """:func:`_dispatch`'s service call of a tap other than a move."""
     query = update.callback_query
     assert query is not None
     user_id = query.from_user.id
@@ -179,8 +255,6 @@ async def _dispatch(
             return await service.lobby.lobby_action(
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
-        case Move():
-            return await service.play.act(tap.game_id, tap.version, user_id, payload, accepted)
         case Reclaim(seat):
             table = await service.tables.load(tap.game_id)
             where = table.row.chat_id if table is not None else user_id
@@ -189,7 +263,16 @@ async def _dispatch(
             return await service.seats.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.seats.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
+        case (
+            Move()  # staged by _dispatch
+            | ConfirmStop()
+            | ShowSheet()
+            | Tip()
+            | ReviewPlay()
+            | Again()
+            | Ready()
+            | WantAlerts()
+        ):
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)

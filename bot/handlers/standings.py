@@ -1,6 +1,6 @@
 """``/daily``, ``/top``, ``/stats`` and the buttons of their answers: parse, call
-the service, render, reply through the outbox; and the daily's result posted in the private
-chat when an attempt ends (:func:`daily_ended`, called by the table driver).
+the service, render, reply through the outbox (the daily's result posted when an attempt
+ends is :mod:`bot.daily_result`, the table driver's game-end hook).
 
 Pictures: ``/top``'s standings and the daily's board (the result, ``/daily`` later
 that day, ``/daily`` in a group) are sent as a picture, drawn in a worker thread, with the
@@ -19,7 +19,6 @@ misses the result message (the outbox drops it) and finds it with ``/daily``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 
@@ -27,17 +26,16 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 
 from bot.context import BotData, Context, translator_for
+from bot.daily_result import daily_answer, drawn
 from bot.handlers.common import Sender, answer_query, remember_user, reply, sender
-from bot.i18n import Translator, get_translator
+from bot.i18n import Translator
 from bot.outbox import Content
 from bot.render import standings as texts
 from bot.render.common import Rendered
 from bot.render.picture import render_board_png, render_top_png
-from bot.render.review import with_review_button
-from bot.service import DailyStart, DailyStartKind, DailySummary
+from bot.service import DailyStart, DailyStartKind
 from bot.taps import DailyAction, DailyTap, Period, TopPeriod
 from bot.telegram_io import content, markup
-from storage import GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +104,7 @@ async def _show_start(
             await data.presenter.user_back(user_id)
         case DailyStartKind.DONE:
             assert started.summary is not None
-            shown = await daily_answer(data, tr, started.summary)
+            shown = await daily_answer(tr, started.summary, pictures=data.presenter.pictures)
             reply(update, context, shown, quote=False)
         case DailyStartKind.OTHER_GAME:
             reply(update, context, texts.daily_other_game(tr))
@@ -147,33 +145,9 @@ async def _top(
     return Content(caption, markup(shown.keyboard), photo=png, alt=shown.text)
 
 
-async def daily_answer(data: BotData, tr: Translator, summary: DailySummary) -> Content:
-    """The result of a daily attempt with its day's board (:func:`texts.daily_result`): the
-    board as a picture, the result, par and place in its caption
-    (:func:`texts.daily_caption`), the play-again and hide buttons, the text as the
-    fallback; the text alone when nobody is on the board (or drawing failed)."""
-    shown = texts.daily_result(tr, summary)
-    if not summary.board.top:
-        return content(shown)
-    board, par = summary.board, summary.par
-    png = await _drawn(data, lambda: render_board_png(tr, board, par=par), "the daily board")
-    if png is None:
-        return content(shown)
-    caption = texts.daily_caption(tr, summary)
-    return Content(caption, markup(shown.keyboard), photo=png, alt=shown.text)
-
-
 async def _drawn(data: BotData, draw: Callable[[], bytes], what: str) -> bytes | None:
-    """``draw()`` (a picture's PNG) in a worker thread, so the event loop goes on; None when
-    pictures are off or drawing failed (``what`` names it in the log): the text goes
-    instead."""
-    if not data.presenter.pictures:
-        return None
-    try:
-        return await asyncio.to_thread(draw)
-    except Exception:  # a drawing bug must not cost the answer
-        log.exception("drawing %s failed", what)
-        return None
+    """:func:`bot.daily_result.drawn` with the presenter's picture setting."""
+    return await drawn(data.presenter.pictures, draw, what)
 
 
 def _replace(data: BotData, message: Message, answer: Content) -> None:
@@ -250,7 +224,8 @@ async def on_standings_button(
     entries = await data.service.repo.daily_entries(user_id=user.id)
     if message is not None and entries:
         summary = await data.service.daily.daily_summary(entries[-1])
-        _replace(data, message, await daily_answer(data, tr, summary))
+        answer = await daily_answer(tr, summary, pictures=data.presenter.pictures)
+        _replace(data, message, answer)
 
 
 def _shows(message: Message, data: str | None) -> bool:
@@ -264,23 +239,3 @@ def _shows(message: Message, data: str | None) -> bool:
         for row in markup.inline_keyboard
         for b in row
     )
-
-
-async def daily_ended(data: BotData, game_id: int) -> None:
-    """A game ended: when it was a daily attempt, post its result, place and the day's board
-    (a picture, :func:`daily_answer`) in the player's private chat (the player's language);
-    never raises."""
-    try:
-        summary = await data.service.daily.daily_summary_of_game(game_id)
-        if summary is None:
-            return
-        user_id = summary.entry.user_id
-        language = await data.service.people.reader_language(user_id, user_id, None, private=True)
-        tr = get_translator(language)
-        if summary.result is None or summary.result.status is GameStatus.ABANDONED:
-            shown = Content(texts.daily_stopped(tr, summary.entry.day))
-        else:
-            shown = with_review_button(await daily_answer(data, tr, summary), tr, game_id)
-        data.presenter.outbox.post(user_id, shown)
-    except Exception:  # the result is on the board all the same (/daily shows it)
-        log.exception("posting the daily result of game %s failed", game_id)

@@ -280,10 +280,14 @@ class OutboxCalls:
             return
         await self._draw(job, surface, content)
 
-    async def _redraw(self, surface: Surface) -> bool:
+    async def _redraw(self, surface: Surface, version: int | None = None) -> bool:
         """With ``shared``: draw the surface anew when the game moved past its drawing (other
         workers draw it too: never an older state over a newer one). False: the drawing is
-        of no use any more (what replaces it is shown elsewhere)."""
+        of no use any more (what replaces it is shown elsewhere). ``version``: the game's
+        version as its claim read it (:attr:`storage.SurfaceState.game_version`); not past
+        the drawing, nothing is asked."""
+        if version is not None and surface.drawn_at is not None and version <= surface.drawn_at:
+            return True
         if self.shared and self.refresh is not None and surface.drawn_at is not None:
             try:
                 newer = await self.refresh(surface.key, surface.drawn_at)
@@ -314,13 +318,20 @@ class OutboxCalls:
             self._chat(job.chat_id).jobs.insert(0, job)
             return
         shown: SurfaceShown | None = None
+        surface.claimed = True  # the release records the message, not on_sent
         try:
             shown = await self._owned(job, surface, state)
         finally:
+            surface.claimed = False
             try:
                 await claims.release(surface.key, shown)
             except Exception:
                 log.warning("releasing %s failed", surface.key, exc_info=True)
+                await self._record(surface)  # the caller's records, as without claims
+            else:
+                if shown is not None:
+                    ref = shown.message
+                    surface.recorded = ref.message_id if ref is not None else None
 
     async def _owned(self, job: Job, surface: Surface, state: SurfaceState) -> SurfaceShown | None:
         """:meth:`_claimed`'s work while the claim is held: what the surface shows now (None:
@@ -332,10 +343,15 @@ class OutboxCalls:
             else None
         )
         surface.message_id = current  # storage knows which message is current
+        surface.recorded = current  # and records it
         if current is not None:
             surface.latest = max(surface.latest or 0, current)
         retiring = surface.retire_as is not None
-        if not await self._redraw(surface) or surface.sealed or surface.desired is None:
+        if (
+            not await self._redraw(surface, state.game_version)
+            or surface.sealed
+            or surface.desired is None
+        ):
             if retiring and current is not None and surface.retire_as is not None:
                 self._retire_old(job, surface, current)  # the record stays, nothing follows
                 surface.message_id = None
@@ -408,6 +424,12 @@ class OutboxCalls:
             surface.shown_mark = content.mark
         if surface.final and surface.desired is content:
             surface.sealed = True
+        if not surface.claimed:  # a claim's release records the message
+            await self._record(surface)
+
+    async def _record(self, surface: Surface) -> None:
+        """Tell the caller's records (``on_sent``) which message shows the surface, when they
+        do not know yet."""
         if surface.message_id is None:  # retired while the call was on its way
             return
         if surface.on_sent is not None and surface.recorded != surface.message_id:

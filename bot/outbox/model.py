@@ -103,7 +103,10 @@ class Surface:
     """A lobby: its edits go first and need only :attr:`bot.budget.Limits.lobby_gap`."""
     on_sent: OnSent | None = None
     recorded: int | None = None
-    """The message id the caller's records hold (``on_sent`` brings them up to date)."""
+    """The message id the caller's records hold (``on_sent`` brings them up to date; with
+    :class:`Claims` storage's record, which the claim reads and its release writes)."""
+    claimed: bool = False
+    """This worker holds the surface's claim right now (its release records the message)."""
     latest: int | None = None
     """The newest message id the surface has had (a retired one included)."""
     drawn_at: int | None = None

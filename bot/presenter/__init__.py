@@ -6,10 +6,12 @@ edited otherwise; a round summary per round; the final sheet.
 
 The presenter never waits for Telegram: it renders and hands the result to the
 :class:`~bot.outbox.Outbox` (surfaces for the table and the hands, posts for the rest). It
-does not read storage either: the service hands it a :class:`~bot.service.view.TableView`
-(the table, every reader's language and name, the chat's title), and it records the ids of
-the messages the outbox sends through the narrow :class:`~bot.presenter.base.TableSource`
-port. Work is serialized per game.
+does not read storage either, nor call the service: every outcome carries the
+:class:`~bot.service.view.TableView` the service built at the end of its call (the table,
+every reader's language and name, the chat's title); the ids of the messages the outbox sends
+go through the narrow :class:`~bot.presenter.base.MessageIds` port, and the few reads no
+outcome can carry (a drawing checked before it is sent, a user's games) through
+:class:`~bot.presenter.base.TableReader`. Work is serialized per game.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from telegram import Message
 from bot.i18n import Translator
 from bot.outbox import Content, SurfaceKey
 from bot.outcome import Outcome
-from bot.presenter.base import PresenterBase, TableSource, hand_key, table_key
+from bot.presenter.base import (
+    MessageIds,
+    PresenterBase,
+    StoredMessageIds,
+    TableReader,
+    hand_key,
+    table_key,
+)
 from bot.presenter.hands import HandsOps
 from bot.render import messages
 from bot.render.alerts import with_bell
@@ -50,7 +59,15 @@ from storage import GameStatus, SeatKind
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Presenter", "PresenterBase", "TableSource", "hand_key", "table_key"]
+__all__ = [
+    "MessageIds",
+    "Presenter",
+    "PresenterBase",
+    "StoredMessageIds",
+    "TableReader",
+    "hand_key",
+    "table_key",
+]
 
 
 class Presenter(HandsOps):
@@ -58,16 +75,14 @@ class Presenter(HandsOps):
     the constructor is :class:`~bot.presenter.base.PresenterBase`'s)."""
 
     async def present(self, out: Outcome) -> None:
-        """Bring the chats up to date after ``out`` (enqueued in the outbox; never raises)."""
-        if out.game_id is None:
+        """Bring the chats up to date after ``out`` from the view it carries (enqueued in the
+        outbox; never raises). Without a view (an unknown game) nothing is shown."""
+        view = out.view
+        if out.game_id is None or view is None:
             return
         async with self._lock(out.game_id):
             try:
-                also = [out.actor] if out.actor is not None else []
-                also += [n.user_id for n in out.notices if n.user_id is not None]
-                view = await self.source.view(out.game_id, also)
-                if view is not None:
-                    await self._present(view, out)
+                await self._present(view, out)
             except Exception:  # a presentation bug must never lose the game
                 log.exception("presenting game %s failed", out.game_id)
 
@@ -133,7 +148,7 @@ class Presenter(HandsOps):
         rendered = render_lobby(lobby, tr, private_chat_url=url)
         session = table.settings.session
         if session is not None:  # a rematch (bot.service.rematch)
-            left = max(0, round(session.wait_until - self.source.clock()))
+            left = max(0, round(session.wait_until - self.clock()))
             waiting = waiting_seats(table)
             rendered = rematch_lobby(
                 tr, lobby, table.players(), session, waiting, left, private_chat_url=url
@@ -219,10 +234,10 @@ class Presenter(HandsOps):
         (the game ended or the seat is no longer a player's: another worker shows what
         replaces it); None to send what was drawn (nothing changed)."""
         game_id = cast(int, key[1])
-        version = await self.source.version_of(game_id)  # the cheap check first
+        version = await self.reader.version_of(game_id)  # the cheap check first
         if version is not None and version <= drawn_at:
             return None
-        view = await self.source.view(game_id)
+        view = await self.reader.view(game_id)
         if view is None:
             return (None, drawn_at)
         table = view.table
@@ -263,8 +278,8 @@ class Presenter(HandsOps):
         """The game's end: the sheet as a picture below the last round's summary, the winner
         and totals in its caption (the text sheet should Telegram refuse it).
         A daily's end is one message, the result with the board, posted by the daily
-        (:func:`bot.handlers.standings.daily_ended`): no sheet here, no call to start a new
-        game; the hand message is deleted."""
+        (:class:`bot.daily_result.DailyResult`, the driver's game-end hook): no sheet here,
+        no call to start a new game; the hand message is deleted."""
         table, tr = view.table, view.group_tr()
         state = table.state
         assert state is not None
@@ -371,11 +386,11 @@ class Presenter(HandsOps):
     ) -> None:
         """Post ``/stop``'s question in the table's chat; its buttons are valid on this message
         only, which is stored with the game so that any worker may take the answer
-        (:meth:`TableSource.record_stop_prompt`)."""
+        (:meth:`~bot.presenter.base.MessageIds.stop_prompt`)."""
         game_id = table.game_id
 
         async def asked(message_id: int) -> None:
-            await self.source.record_stop_prompt(game_id, message_id)
+            await self.ids.stop_prompt(game_id, message_id)
 
         self.outbox.post(
             table.row.chat_id,

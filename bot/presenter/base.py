@@ -1,5 +1,7 @@
-"""What the presenter's parts share: the port to the service, the outbox, deep links, the
-surfaces' keys and the little state kept between outcomes."""
+"""What the presenter's parts share: its two narrow ports (:class:`TableReader` for the few
+reads an outcome cannot carry, :class:`MessageIds` where the ids of sent messages go), the
+outbox, deep links, the surfaces' keys and the little state kept between outcomes
+(``docs/design.md`` §3)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import asyncio
 import os
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, cast
@@ -18,12 +21,12 @@ from bot.taps import DeepLink
 from storage import MessageRef, SurfaceShown, SurfaceState
 
 
-class TableSource(Protocol):
-    """What the presenter needs from the service (:class:`bot.service.GameService` is one):
-    views of the games, and where the ids of the messages it sends are recorded."""
-
-    def clock(self) -> float:
-        """UTC epoch seconds."""
+class TableReader(Protocol):
+    """The presenter's one read port, for what no outcome carries (an outcome carries its
+    game's view, :attr:`bot.outcome.Outcome.view`): the check before a drawing is sent when
+    several workers draw (:meth:`~bot.presenter.Presenter.refresh`), and the games of a user
+    who blocked or (re)started the bot, or whose tap was stale. The service's tables
+    (:class:`bot.service.core.Tables`) implement it."""
 
     async def view(self, game_id: int, also: Iterable[int] = ()) -> TableView | None:
         """The game as the presenter shows it, naming the users ``also`` too (None: an
@@ -35,14 +38,59 @@ class TableSource(Protocol):
     async def version_of(self, game_id: int) -> int | None:
         """The game's stored version (None: an unknown game); one cheap read."""
 
-    async def record_table_message(self, game_id: int, message_id: int | None) -> None:
-        """The message that now shows the game's table."""
 
-    async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
+class MessageIds(Protocol):
+    """Where the ids of the messages the outbox sent for a game are recorded: the one port of
+    message ids, written by the presenter's ``on_sent`` callbacks straight to storage
+    (:class:`StoredMessageIds`), never through the service. Bookkeeping writes: they never
+    bump the game's version (``docs/design.md`` §5)."""
+
+    async def table_message(self, game_id: int, message_id: int | None) -> None:
+        """The message that now shows the game's table (None: forget it)."""
+
+    async def hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
         """The private message that now shows the seat's hand (or its offer)."""
 
-    async def record_stop_prompt(self, game_id: int, message_id: int) -> None:
-        """The message that now asks ``/stop``'s question for the game."""
+    async def stop_prompt(self, game_id: int, message_id: int) -> None:
+        """The message that now asks ``/stop``'s question for the game (any worker may
+        take the answer; a newer question replaces the older)."""
+
+
+class MessageStore(Protocol):
+    """The bookkeeping writes of message ids (:class:`storage.Repository` is one)."""
+
+    async def set_table_message(
+        self, game_id: int, message_id: int | None, *, expected_version: int | None
+    ) -> None:
+        """See :meth:`storage.repository.Repository.set_table_message`."""
+
+    async def set_hand_message(
+        self, game_id: int, seat: int, message: MessageRef | None, *, expected_version: int | None
+    ) -> None:
+        """See :meth:`storage.repository.Repository.set_hand_message`."""
+
+    async def set_stop_prompt(self, game_id: int, message_id: int) -> None:
+        """See :meth:`storage.repository.Repository.set_stop_prompt`."""
+
+
+class StoredMessageIds:
+    """:class:`MessageIds` in storage (a thin adapter over the repository's bookkeeping
+    writes, no version check)."""
+
+    def __init__(self, store: MessageStore) -> None:
+        self.store = store
+
+    async def table_message(self, game_id: int, message_id: int | None) -> None:
+        """See :meth:`MessageIds.table_message`."""
+        await self.store.set_table_message(game_id, message_id, expected_version=None)
+
+    async def hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
+        """See :meth:`MessageIds.hand_message`."""
+        await self.store.set_hand_message(game_id, seat, ref, expected_version=None)
+
+    async def stop_prompt(self, game_id: int, message_id: int) -> None:
+        """See :meth:`MessageIds.stop_prompt`."""
+        await self.store.set_stop_prompt(game_id, message_id)
 
 
 def table_key(game_id: int) -> SurfaceKey:
@@ -116,16 +164,27 @@ class PresenterBase:
     """State and helpers of the presenter (see :class:`bot.presenter.Presenter`).
 
     Args:
-        source: views of the games, and where message ids are recorded.
+        reader: the few reads an outcome cannot carry (:class:`TableReader`).
+        ids: where the ids of sent messages are recorded (:class:`MessageIds`).
         outbox: every Telegram message goes through it.
         bot_username: for deep links ``t.me/<bot>?start=...``.
+        clock: UTC epoch seconds (a rematch's countdown, a reminder's time left).
         pictures: send the score sheet as a picture at a game's end.
     """
 
     def __init__(
-        self, source: TableSource, outbox: Outbox, bot_username: str, *, pictures: bool = True
+        self,
+        reader: TableReader,
+        ids: MessageIds,
+        outbox: Outbox,
+        bot_username: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        pictures: bool = True,
     ) -> None:
-        self.source = source
+        self.reader = reader
+        self.ids = ids
+        self.clock = clock
         self.pictures = pictures
         self.outbox = outbox
         self.bot_username = bot_username
@@ -166,7 +225,7 @@ class PresenterBase:
 
     def _record_table(self, game_id: int) -> Callable[[int], Awaitable[None]]:
         async def record(message_id: int) -> None:
-            await self.source.record_table_message(game_id, message_id)
+            await self.ids.table_message(game_id, message_id)
 
         return record
 
@@ -174,6 +233,6 @@ class PresenterBase:
         self, game_id: int, seat: int, chat_id: int
     ) -> Callable[[int], Awaitable[None]]:
         async def record(message_id: int) -> None:
-            await self.source.record_hand_message(game_id, seat, MessageRef(chat_id, message_id))
+            await self.ids.hand_message(game_id, seat, MessageRef(chat_id, message_id))
 
         return record

@@ -139,9 +139,9 @@ class HandsOps(PresenterBase):
     async def unreachable(self, user_id: int) -> None:
         """Telegram refused a private message to ``user_id`` (403): in every group where they
         play, say so once with a deep link (the bot never fails silently, nor floods)."""
-        for game_id in await self.source.games_of(user_id):
+        for game_id in await self.reader.games_of(user_id):
             async with self._lock(game_id):
-                view = await self.source.view(game_id)
+                view = await self.reader.view(game_id)
                 seat = view.table.seat_of(user_id) if view is not None else None
                 if view is None or seat is None:
                     continue
@@ -160,9 +160,9 @@ class HandsOps(PresenterBase):
     async def user_back(self, user_id: int) -> None:
         """The user (re)started the private chat: send the hands of all their running games,
         and for every seat a computer plays for them the offer to take it back."""
-        for game_id in await self.source.games_of(user_id):
+        for game_id in await self.reader.games_of(user_id):
             async with self._lock(game_id):
-                view = await self.source.view(game_id)
+                view = await self.reader.view(game_id)
                 if view is None:
                     continue
                 table = view.table
@@ -179,7 +179,7 @@ class HandsOps(PresenterBase):
     async def hand_again(self, game_id: int, user_id: int) -> None:
         """After a stale tap (or "no, I play on"): send the player's current hand again."""
         async with self._lock(game_id):
-            view = await self.source.view(game_id)
+            view = await self.reader.view(game_id)
             seat = view.table.seat_of(user_id) if view is not None else None
             if view is not None and seat is not None:
                 self.send_hand(view, seat, user_id, fresh=True, again=True)
@@ -287,7 +287,7 @@ class HandsOps(PresenterBase):
         user_id = table.user_id(seat)
         if user_id is None:
             return
-        left = table.row.timer.deadline_at - self.source.clock() if table.row.timer else 0
+        left = table.row.timer.deadline_at - self.clock() if table.row.timer else 0
         text = messages.turn_reminder(
             view.user_tr(user_id), table.players(), seat, max(1, round(left))
         )

@@ -28,7 +28,8 @@ from engine.game import GameState
 from engine.klammern.play import CONTRA_UNTIL_CARDS, RE_UNTIL_CARDS, cards_played
 from engine.record import replay_actions
 from engine.round import Phase
-from storage import Game, GameStatus, MessageRef, Repository, SeatKind, TurnTimer
+from storage import Chat, Game, GameStatus, Repository, SeatKind, TurnTimer, User
+from storage.rows import reader_ids
 
 Scheduler = Callable[[int, int, float], Awaitable[object] | None]
 """``schedule(game_id, version, at_epoch)``: wake the timer service's ``timer_fired`` then (a
@@ -165,7 +166,21 @@ class Tables:
         left = await self.repo.games_left_by(user_id)
         return sorted({g.game_id for g in (*playing, *left)})
 
-    # --- the presenter's view and its message ids ------------------------------------------
+    # --- the presenter's view --------------------------------------------------------------
+
+    async def with_view(self, out: Outcome) -> Outcome:
+        """``out`` carrying the view of its game as stored now (:meth:`view`, naming who
+        stopped it and the users its notices name too), for the presenter
+        (``docs/design.md`` §3). The one place a view is attached to an outcome: at the end of
+        a call that moves a game (its lock held, after the write), and by the table driver for
+        any outcome that comes without one. ``out`` itself when it has one already, names no
+        game, or the game is unknown."""
+        if out.view is not None or out.game_id is None:
+            return out
+        also = [out.actor] if out.actor is not None else []
+        also += [n.user_id for n in out.notices if n.user_id is not None]
+        view = await self.view(out.game_id, also)
+        return replace(out, view=view) if view is not None else out
 
     async def version_of(self, game_id: int) -> int | None:
         """The game's stored version (None: an unknown game): one read of its row, for the
@@ -177,19 +192,21 @@ class Tables:
         """Everything the presenter needs to show a game: the table, the group's language,
         every reader's language and name, the chat's title (``docs/design.md`` §3: the presenter
         does not read storage); ``also``: more users to name (who stopped the table). None
-        for an unknown game."""
-        table = await self.load(game_id)
-        if table is None:
+        for an unknown game. The game's row, its chat and its readers are one read
+        (:meth:`storage.Repository.game_readers`)."""
+        found = await self.repo.game_readers(game_id, also)
+        if found is None:
             return None
-        return await self.view_of(table, also)
+        return await self._view(await self.table(found.game), found.chat, found.users)
 
     async def view_of(self, table: Table, also: Iterable[int] = ()) -> TableView:
         """:meth:`view` of an already loaded table."""
         chat = await self.repo.get_chat(table.row.chat_id)
-        ids = {table.row.creator_id, *also}
-        for s in table.row.seats:
-            ids.update(uid for uid in (s.user_id, s.former_user_id) if uid is not None)
-        users = await self.repo.get_users(ids)
+        users = await self.repo.get_users(reader_ids(table.row, also))
+        return await self._view(table, chat, users)
+
+    async def _view(self, table: Table, chat: Chat | None, users: Mapping[int, User]) -> TableView:
+        """The view of ``table`` from its chat's and readers' rows."""
         creator = users.get(table.row.creator_id)
         private = chat is not None and chat.chat_type == "private"
         chosen = table.row.language or (chat.language if chat else None)
@@ -218,11 +235,6 @@ class Tables:
         token = await self.repo.link_token(game_id, new_link_token())
         return token or ""
 
-    async def record_stop_prompt(self, game_id: int, message_id: int) -> None:
-        """The message that now asks ``/stop``'s question (stored: any worker may take the
-        answer; a newer question replaces the older)."""
-        await self.repo.set_stop_prompt(game_id, message_id)
-
     async def stop_prompt(self, game_id: int) -> int | None:
         """The message id of the game's ``/stop`` question, if any."""
         return await self.repo.stop_prompt(game_id)
@@ -231,15 +243,6 @@ class Tables:
         """The game a deep-link token belongs to, if any."""
         return await self.repo.game_of_link(token)
 
-    async def record_table_message(self, game_id: int, message_id: int | None) -> None:
-        """The message that now shows the game's table (None: forget it)."""
-        await self.repo.set_table_message(game_id, message_id, expected_version=None)
-
-    async def record_hand_message(self, game_id: int, seat: int, ref: MessageRef | None) -> None:
-        """The private message that now shows ``seat``'s hand (or its offer to take the seat
-        back)."""
-        await self.repo.set_hand_message(game_id, seat, ref, expected_version=None)
-
     # --- writing -----------------------------------------------------------------------------
 
     async def commit(
@@ -247,7 +250,6 @@ class Tables:
         table: Table,
         state: GameState,
         actions: Sequence[Action],
-        out: Outcome,
         timeouts: Mapping[int, int] | None = None,
     ) -> None:
         """Save ``actions`` (one transaction, version compare-and-set) with the seats' new
@@ -269,7 +271,6 @@ class Tables:
             timeouts=timeouts,
         )
         self.cache.put(table.game_id, (table.row.action_count + len(actions), state))
-        out.ended = out.ended or state.is_over
         if state.is_over:
             self.forget(table.game_id)
             await self._end(table.game_id)
@@ -289,9 +290,10 @@ class Tables:
             defaults = replace(table.settings, session=None).to_json()  # no rematch's session
             await self.repo.set_chat_defaults(table.row.chat_id, defaults, now=self.clock())
         state, events = GameState.new_with_events(table.settings.rules, table.row.seed)
-        out = Outcome(game_id=table.game_id, started=True, changed=True, events=list(events))
-        await self.commit(table, state, [], out)
-        return out
+        await self.commit(table, state, [])
+        return Outcome(
+            game_id=table.game_id, started=True, changed=True, events=events, ended=state.is_over
+        )
 
     async def abandon(self, table: Table, user_id: int | None) -> Outcome:
         """End an open table (lock held); ``user_id``: who ended it (None: the bot).
@@ -319,7 +321,7 @@ class Tables:
             actor=user_id,
         )
 
-    async def retime(self, table: Table, out: Outcome) -> Table:
+    async def retime(self, table: Table) -> Table:
         """After a seat changed hands (lock held): keep the running turn timer when it still
         waits for the right seat (re-armed at the new version), else store the one the table
         needs now (a fresh deadline, or none). Returns the table as stored afterwards."""
@@ -330,7 +332,7 @@ class Tables:
             return table
         if stored is None and wanted is None:
             return table
-        await self.commit(table, table.state, [], out)
+        await self.commit(table, table.state, [])
         fresh = await self.load(table.game_id)
         assert fresh is not None
         return fresh

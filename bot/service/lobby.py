@@ -181,9 +181,7 @@ class LobbyService:
                     game_id,
                 )
             if version != table.version and not isinstance(tap, Sit | Leave | ComputerSeat):
-                out = refused(Refusal.STALE_BUTTON, game_id)
-                out.lobby = True
-                return out
+                return replace(refused(Refusal.STALE_BUTTON, game_id), lobby=True)
             try:
                 return await self._lobby(table, user_id, tap, is_admin)
             except StaleVersion:
@@ -255,8 +253,8 @@ class LobbyService:
             out = await self.tables.abandon(table, None)
         except StaleVersion:  # changed meanwhile: its next timer decides
             return Outcome(game_id=gid)
-        out.details["idle_minutes"] = max(1, round(self.limits.lobby_idle / 60))
-        return out
+        minutes = max(1, round(self.limits.lobby_idle / 60))
+        return replace(out, details={**out.details, "idle_minutes": minutes})
 
     async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
         """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from bot.computer import ComputerPlayers
 from bot.outcome import Notice, NoticeKind, Outcome, Refusal, refused
@@ -13,6 +14,7 @@ from bot.taps import DECLARE_ALL, Move
 from engine.actions import Action, ClaimRoem, Declare, Pass, parse_action
 from engine.cards import SEATS, Seat
 from engine.errors import IllegalAction, NotationError, Reason
+from engine.events import Event
 from engine.game import GameState
 from engine.observe import observe
 from storage import GameStatus, Repository, SeatKind, StaleVersion
@@ -86,9 +88,7 @@ class PlayService:
             if version != table.version:
                 if not state.legal_actions(seat):
                     return _not_your_turn(state, game_id)
-                out = refused(Refusal.STALE_BUTTON, game_id)
-                out.acted.add(int(seat))
-                return out
+                return replace(refused(Refusal.STALE_BUTTON, game_id), acted={int(seat)})
             try:
                 actions = _expand(state, seat, tap.token)
                 new_state, events = state, []
@@ -101,16 +101,22 @@ class PlayService:
                 if exc.reason is Reason.NOT_YOUR_TURN:
                     return _not_your_turn(state, game_id)
                 return refused(exc.reason, game_id, **exc.details)
-            out = Outcome(game_id=game_id, changed=True, events=list(events), acted={int(seat)})
-            out.before = active_seats(state, table)
+            out = Outcome(
+                game_id=game_id,
+                changed=True,
+                events=events,
+                acted={int(seat)},
+                before=active_seats(state, table),
+                ended=new_state.is_over,
+            )
             here = {int(seat): 0} if table.row.seats[seat].timeouts else None  # the player is here
             if accepted is not None and not self.repo.shared:
                 accepted(out)
             try:
-                await self.tables.commit(table, new_state, actions, out, here)
+                await self.tables.commit(table, new_state, actions, here)
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
-            return out
+            return await self.tables.with_view(out)
 
     async def run_computers(self, game_id: int, limit: int | None = None) -> Outcome:
         """Let computer seats act while it is their turn (and claim roem for their team), then
@@ -120,20 +126,25 @@ class PlayService:
         The first computer's decision is made before the game's lock is taken (a search may
         wait for the pool, behind other tables' computers): meanwhile a person's tap on this
         game is answered at once (a refusal: it is not their turn). The decision is used
-        only when the game has not changed since (same version), else it is made again."""
-        ahead = await self._decide_ahead(game_id)
+        only when the game has not changed since (same version), else it is made again.
+        When no computer is to act in the game as stored now, nothing is locked (whoever
+        changes that wakes them again)."""
+        found = await self.tables.load(game_id)
+        if found is None or not computers_due(found):
+            return Outcome(game_id=game_id)
+        ahead = await self._decide_ahead(found)
         async with self.tables.lock(game_id):
             table = await self.tables.load(game_id)
             if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=game_id)
-            return await self._run_computers(table, limit=limit, ahead=ahead)
+            done = await self._run_computers(table, limit=limit, ahead=ahead)
+            return await self.tables.with_view(done)
 
-    async def _decide_ahead(self, game_id: int) -> tuple[int, Action] | None:
-        """``(version, action)``: the decision of the computer to act in the game as stored
-        now, made without the game's lock; None when no computer's search is due (a person
+    async def _decide_ahead(self, table: Table) -> tuple[int, Action] | None:
+        """``(version, action)``: the decision of the computer to act at ``table`` (as stored
+        now, read without the game's lock); None when no computer's search is due (a person
         or nobody is to act, a roem claim comes first, the computers wait for a person)."""
-        table = await self.tables.load(game_id)
-        if table is None or table.state is None or table.row.status is not GameStatus.ACTIVE:
+        if table.state is None or table.row.status is not GameStatus.ACTIVE:
             return None
         state = table.state
         if state.is_over or _roem_claim(table, state) is not None:
@@ -164,8 +175,11 @@ class PlayService:
         ``table`` is still at that version and the action is legal for the seat to act."""
         assert table.state is not None
         state = table.state
-        out = Outcome(game_id=table.game_id, before=active_seats(state, table))
+        before = active_seats(state, table)
         actions: list[Action] = []
+        events: list[Event] = []
+        notices: list[Notice] = []
+        acted: set[int] = set()
         if ahead is not None and ahead[0] != table.version:
             ahead = None
         while not state.is_over and (limit is None or len(actions) < limit):
@@ -175,20 +189,22 @@ class PlayService:
             if action is None:
                 break
             if takeover is not None and action.seat == takeover:
-                out.notices.append(Notice(NoticeKind.TIMEOUT, takeover))
-                out.acted.add(takeover)
-                state, events = state.apply(action)
+                notices.append(Notice(NoticeKind.TIMEOUT, takeover))
+                acted.add(takeover)
+                state, more = state.apply(action)
                 actions.append(action)
-                out.events.extend(events)
+                events.extend(more)
                 break  # the computers' own moves: the driver's
-            state, events = state.apply(action)
+            state, more = state.apply(action)
             actions.append(action)
-            out.events.extend(events)
+            events.extend(more)
+        out = Outcome(
+            game_id=table.game_id, events=events, notices=notices, acted=acted, before=before
+        )
         if not actions and not timeouts:
             return out
-        out.changed = bool(actions)
         try:
-            await self.tables.commit(table, state, actions, out, timeouts)
+            await self.tables.commit(table, state, actions, timeouts)
         except StaleVersion:
             # Another writer was first (a worker without the lock, or an old row): decide
             # again on the game as it is now, so no computer turn is dropped (a timeout's
@@ -199,7 +215,7 @@ class PlayService:
             if fresh is None or fresh.state is None or fresh.row.status is not GameStatus.ACTIVE:
                 return Outcome(game_id=table.game_id)
             return await self._run_computers(fresh, limit=limit, retries=retries - 1)
-        return out
+        return replace(out, changed=bool(actions), ended=state.is_over)
 
     async def take_over(self, table: Table, seat: int, timeouts: Mapping[int, int]) -> Outcome:
         """(Lock held.) ``seat``'s turn timed out: the computer plays that one turn for its
@@ -239,6 +255,24 @@ class PlayService:
             observe(state, seat), computer_seed(table.row.seed, len(state.log)),
             level=level, deterministic=fixed, table=table.game_id,
         )  # fmt: skip
+
+
+def computers_due(table: Table) -> bool:
+    """Whether a computer acts next at ``table`` (a running game): its roem claim, or the
+    move of the computer seat to act unless the computers wait for a person's contra / re
+    (what :meth:`PlayOps._computer_action` would do without a timed-out person). The driver
+    wakes the computers only then (``bot.driver``)."""
+    state = table.state
+    if state is None or state.is_over or table.row.status is not GameStatus.ACTIVE:
+        return False
+    if _roem_claim(table, state) is not None:
+        return True
+    to_act = state.to_act
+    return (
+        to_act is not None
+        and table.kind(to_act) is SeatKind.COMPUTER
+        and not awaited_seats(table, state)
+    )
 
 
 def _roem_claim(table: Table, state: GameState) -> Action | None:

@@ -204,8 +204,7 @@ class RematchService:
         if not pending:
             async with self.tables.lock(new.game_id):
                 out = await self.tables.start(await self.tables.table(new))
-            out.toast = Toast.REMATCH_OPENED
-            return out
+            return replace(out, toast=Toast.REMATCH_OPENED)
         await self.tables.arm(new.game_id, new.version, session.wait_until)
         return Outcome(game_id=new.game_id, lobby=True, toast=Toast.REMATCH_OPENED)
 
@@ -252,8 +251,7 @@ class RematchService:
                 out = await self._set_pending(table, session, left, {})
             except StaleVersion:
                 return refused(Refusal.STALE_BUTTON, game_id)
-            out.toast = Toast.REMATCH_READY
-            return out
+            return replace(out, toast=Toast.REMATCH_READY)
 
     async def _set_pending(
         self,
@@ -301,8 +299,8 @@ class RematchService:
         try:
             if humans <= set(waiting):  # nobody confirmed
                 out = await self.tables.abandon(table, None)
-                out.details["idle_minutes"] = max(1, round(self.wait / 60))
-                return out
+                minutes = max(1, round(self.wait / 60))
+                return replace(out, details={**out.details, "idle_minutes": minutes})
             computers = {s: Occupant.computer("computer") for s in waiting}
             return await self._set_pending(table, session, (), computers)
         except StaleVersion:  # changed meanwhile: its next timer decides

@@ -117,12 +117,13 @@ class SeatService:
         fresh = await self.tables.load(table.game_id)
         assert fresh is not None
         notice = Notice(kind, seat, gone.user_id, gone.hand_message)
-        out = Outcome(game_id=table.game_id, changed=True, notices=[notice], before=before)
-        out.acted.add(seat)
+        out = Outcome(
+            game_id=table.game_id, changed=True, notices=[notice], acted={seat}, before=before
+        )
         if not fresh.humans():
             closed = await self.tables.abandon(fresh, actor)
             return closed if kind is NoticeKind.HANDOVER else out.merge(closed)
-        await self.tables.retime(fresh, out)
+        await self.tables.retime(fresh)
         return out
 
     async def reclaim(self, game_id: int, version: int, user_id: int, seat: int) -> Outcome:
@@ -179,7 +180,7 @@ class SeatService:
                 acted={seat},
                 before=before,
             )
-            await self.tables.retime(table, out)
+            await self.tables.retime(table)
             return out
 
     async def stop(self, game_id: int, user_id: int, is_admin: IsAdmin) -> Outcome:

@@ -158,7 +158,7 @@ class TimerService:
             async with self.tables.lock(row.game_id):
                 table = await self.tables.load(row.game_id)
                 if table is not None and table.state is not None:
-                    await self.tables.retime(table, out)
+                    await self.tables.retime(table)
             outcomes.append(out)
         await self.rematch.rearm()
         return outcomes

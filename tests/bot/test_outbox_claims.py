@@ -94,3 +94,45 @@ async def test_two_outboxes_drawing_one_hand_leave_one_live_hand(
     assert live[0].message_id != old  # the new message, sent once
     refused = [c for c in fake_api.calls if not c.ok and c.description]
     assert refused == []
+
+
+async def test_a_claimed_drawing_of_the_newest_state_costs_no_more_reads_or_writes(
+    fake_api: FakeBotApi, bot: Bot, tmp_path: Path
+) -> None:
+    """The claim reads the game's version: a drawing made at that version is sent without
+    asking for a redraw, and the claim's release records the new message (no second write
+    through ``on_sent``); a drawing of an older version is asked about."""
+    anna = fake_api.add_user("Anna", started=True)
+    chat = anna.private_chat.id
+    async with await SqliteRepository.open(tmp_path / "db.sqlite3") as repo:
+        await seed(repo)
+        game = await new_game(repo)
+        version = await start(repo, game)
+        key = hand_key(game.game_id, 0)
+        tasks = Tasks()
+        asked: list[int] = []
+        recorded: list[int] = []
+
+        async def refresh(_: object, drawn_at: int) -> tuple[Content | None, int] | None:
+            asked.append(drawn_at)
+            return None
+
+        async def record(message_id: int) -> None:
+            recorded.append(message_id)
+
+        budget = ChatBudget(group=None, private=None, overall=None)
+        outbox = Outbox(bot, budget, _nothing, _nothing, tasks.spawn, shared=True)
+        outbox.claims = SurfaceClaims(repo, time.time)
+        outbox.refresh = refresh
+        outbox.show(
+            key, chat, _hand("7♠", version), message_id=None, on_sent=record, drawn_at=version
+        )
+        await tasks.settled()
+        loaded = await repo.get_game(game.game_id)
+        assert loaded is not None and loaded.seats[0].hand_message is not None
+        sent = [m for m in anna.private_chat.messages if m.from_bot]
+        assert [m.message_id for m in sent] == [loaded.seats[0].hand_message.message_id]
+        assert asked == [] and recorded == []
+        outbox.show(key, chat, _hand("8♠", version - 1), message_id=None, drawn_at=version - 1)
+        await tasks.settled()
+        assert asked == [version - 1]

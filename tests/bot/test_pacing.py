@@ -229,6 +229,9 @@ class _Computers:
         self.left -= 1
         return Outcome(game_id=game_id, changed=True)
 
+    async def with_view(self, out: Outcome) -> Outcome:
+        return out  # the screen shows outcomes as they come
+
 
 class _Line:
     """The outbox's overall line as the driver sees it: whether the table's chat waits for the
@@ -247,7 +250,8 @@ class _Line:
 
 
 class _Screen:
-    """The presenter side of the driver: what was shown when (manual clock)."""
+    """The presenter side of the driver: what was shown when (manual clock), and the
+    outbox's overall line (given to the driver as its ``line``)."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.clock = clock
@@ -274,6 +278,7 @@ async def test_the_move_is_shown_at_once_and_the_computers_follow_one_a_second()
         tasks.spawn,
         computer_delay=1.0,
         sleep=clock.sleep,
+        line=screen.outbox,
     )
     start = clock.now
     human = Outcome(game_id=1, changed=True)
@@ -311,6 +316,7 @@ async def test_at_the_bots_overall_limit_the_computers_pace_stretches_up_to_its_
         tasks.spawn,
         computer_delay=1.0,
         sleep=clock.sleep,
+        line=screen.outbox,
     )
     screen.outbox.waiting = True
     start = clock.now

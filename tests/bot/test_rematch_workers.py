@@ -60,7 +60,7 @@ async def test_two_workers_tapping_again_open_one_table(tmp_path: object) -> Non
         first, second = _service(one, now), _service(two, now)
         gid = await _group_game(first, 1)
         await _finish(first, gid, random.Random(2))
-        await first.tables.record_table_message(gid, TABLE_MESSAGE)
+        await one.set_table_message(gid, TABLE_MESSAGE, expected_version=None)
         table = await first.tables.load(gid)
         assert table is not None and table.row.status is GameStatus.FINISHED
         outsider = await first.rematch.rematch(gid, table.version, 9, TABLE_MESSAGE, _no, _member)

@@ -15,7 +15,7 @@ import bot.service.stats as stats_module
 import bot.standings
 from bot.i18n import get_translator
 from bot.outbox import Outbox
-from bot.presenter import Presenter
+from bot.presenter import Presenter, StoredMessageIds
 from bot.service import GameService
 from bot.taps import Period
 from engine.cards import Seat
@@ -42,7 +42,7 @@ async def test_score_pictures_are_drawn_once_per_version_viewer_and_language(
         return b"\x89PNG fake"
 
     monkeypatch.setattr(presenter_module, "render_sheet_png", draw)
-    presenter = Presenter(service.tables, cast(Outbox, None), "bot")
+    presenter = Presenter(service.tables, StoredMessageIds(service.repo), cast(Outbox, None), "bot")
     nl, de = get_translator("nl"), get_translator("de")
     answers = await asyncio.gather(
         *(presenter.score_message(table, nl, None, picture=True) for _ in range(20))
