@@ -100,7 +100,7 @@ def help_text(tr: Translator) -> str:
         ),
         "4. "
         + tr.gettext(
-            "Cards you may not play are shown like ·7♠·; tap one and I tell you which rule applies."
+            "Cards you may not play now are marked like ·7♠·, trump cards like ★9♥."
         ),
         "5. "
         + tr.gettext(
