@@ -58,6 +58,7 @@ from bot.presenter import Presenter
 from bot.presenter.base import StoredMessageIds, SurfaceClaims
 from bot.render import messages
 from bot.service import GameService, TableLimits
+from bot.telegram_buttons import configure as configure_buttons
 from storage import Repository, open_repository
 
 log = logging.getLogger(__name__)
@@ -94,6 +95,7 @@ def build_application(
         read_timeout: seconds to wait for Telegram's answer to a call (PTB's default 5 s;
             tests of timeouts lower it).
     """
+    configure_buttons(disabled=config.disabled_buttons)
     builder = (
         ApplicationBuilder()
         .token(config.telegram_bot_token.get_secret_value())

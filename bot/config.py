@@ -119,6 +119,9 @@ class BotConfig(DatabaseSettings):
         rematch_confirm_seconds: ``REMATCH_CONFIRM_SECONDS``: after a finished game's
             "again", the seconds its players have to tap "I'm in" on the new table; the seats
             not confirmed then go to computer players, 0.1 to 3600.
+        disabled_buttons: ``DISABLED_BUTTONS``: cards that may not be played now are sent as
+            disabled (greyed) buttons (Bot API 10.3); false: as dimmed buttons whose tap says
+            why. A Bot API server that refuses disabled buttons turns them off by itself.
     """
 
     telegram_bot_token: SecretStr
@@ -143,6 +146,7 @@ class BotConfig(DatabaseSettings):
     max_open_tables: int = Field(default=500, ge=1, le=100_000)
     lobby_idle_minutes: float = Field(default=30.0, ge=0.01, le=10_080)
     rematch_confirm_seconds: float = Field(default=60.0, ge=0.1, le=3600)
+    disabled_buttons: bool = True
 
     @field_validator("webhook_url")
     @classmethod

@@ -8,11 +8,14 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.outbox import Content
 from bot.render.common import Keyboard, Rendered
 from bot.taps import AlertsOff, DailyTap, ForgetMe, PickLanguage, Tap, TopPeriod, encode
+from bot.telegram_buttons import callback_button
 
 
 def markup(keyboard: Keyboard, game_id: int = 0, version: int = 0) -> InlineKeyboardMarkup | None:
     """Turn abstract buttons into Telegram buttons: each payload becomes callback data
-    (:func:`bot.taps.encode`) for ``game_id`` at state ``version``; None for no buttons.
+    (:func:`bot.taps.encode`) for ``game_id`` at state ``version``, with the button's colour;
+    a disabled button is sent as one where Telegram supports it
+    (:func:`bot.telegram_buttons.callback_button`). None for no buttons.
 
     Raises:
         ValueError: a game button without a game (``game_id`` 0).
@@ -26,10 +29,11 @@ def markup(keyboard: Keyboard, game_id: int = 0, version: int = 0) -> InlineKeyb
             if b.url:
                 out.append(InlineKeyboardButton(b.label, url=b.url))
             elif isinstance(b.action, PickLanguage | DailyTap | TopPeriod | ForgetMe | AlertsOff):
-                out.append(InlineKeyboardButton(b.label, callback_data=encode(b.action)))
+                data = encode(b.action)
+                out.append(callback_button(b.label, data, colour=b.colour, disabled=b.disabled))
             elif b.action is not None:
                 data = encode(Tap(game_id, version, b.action))
-                out.append(InlineKeyboardButton(b.label, callback_data=data))
+                out.append(callback_button(b.label, data, colour=b.colour, disabled=b.disabled))
         rows.append(out)
     return InlineKeyboardMarkup(rows)
 

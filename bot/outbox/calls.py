@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Coroutine, Hashable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from telegram import Bot, InputFile, Message
@@ -39,6 +40,7 @@ from bot.outbox.model import (
     Refresh,
     Surface,
 )
+from bot.telegram_buttons import fallback_for
 from storage import MessageRef, SurfaceShown, SurfaceState
 
 log = logging.getLogger("bot.outbox")
@@ -162,7 +164,14 @@ class OutboxCalls:
         that is gone, is sent without it; a refused picture as its ``alt`` text. After tries
         that timed out (perhaps delivered), the keyboards just above are taken off."""
         try:
-            msg = await self._send_once(job, content, thread_id)
+            try:
+                msg = await self._send_once(job, content, thread_id)
+            except BadRequest as exc:  # a Bot API server without disabled buttons
+                fallback = fallback_for(exc, content.markup)
+                if fallback is None:
+                    raise
+                content = replace(content, markup=fallback)
+                msg = await self._send_once(job, content, thread_id)
         except TimedOut:
             job.timeouts += 1  # it may have been delivered all the same
             raise
@@ -231,6 +240,10 @@ class OutboxCalls:
         try:
             await self._counted(job, call, table=self._is_table_edit(job))
         except BadRequest as exc:
+            fallback = fallback_for(exc, content.markup)  # a server without disabled buttons
+            if fallback is not None:
+                await self._edit(job, message_id, replace(content, markup=fallback))
+                return
             text = exc.message.lower()
             if "not modified" in text:
                 return

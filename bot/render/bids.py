@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.render.cards import card_label, rank_letter, suit_label, suit_symbol
+from bot.render.cards import (
+    TRUMP_MARK,
+    card_button_label,
+    card_label,
+    rank_letter,
+    suit_colour,
+    suit_label,
+    suit_symbol,
+)
 from bot.render.common import Button, Player, labelled, mention_html, player_html
 from bot.taps import DECLARE_ALL, Move
 from engine.actions import (
@@ -53,8 +61,9 @@ def bid_text(tr: Translator, action: Action, *, klammern: bool = False) -> str:
     return action.notation(with_seat=False)
 
 
-def declaration_label(tr: Translator, cards: Sequence[Card]) -> str:
-    """A Klammern declaration (``rules.md`` §9.5): "Terz ♥8–10", "Fuffzig ♠10–A". Plain."""
+def declaration_label(tr: Translator, cards: Sequence[Card], *, trump: Suit | None = None) -> str:
+    """A Klammern declaration (``rules.md`` §9.5): "Terz ♥8–10", "Fuffzig ♠10–A"; a sequence
+    of the ``trump`` suit (given for buttons) marked "Terz ★♥8–10". Plain."""
     ordered = sorted(cards, key=lambda c: c.rank)
     kind = (
         tr.pgettext("declaration", "Terz")
@@ -62,8 +71,9 @@ def declaration_label(tr: Translator, cards: Sequence[Card]) -> str:
         else tr.pgettext("declaration", "Fifty")
     )
     first, last = ordered[0], ordered[-1]
+    mark = TRUMP_MARK if first.suit is trump else ""
     return (
-        f"{kind} {suit_symbol(first.suit)}{rank_letter(tr, first.rank)}"
+        f"{kind} {mark}{suit_symbol(first.suit)}{rank_letter(tr, first.rank)}"
         f"–{rank_letter(tr, last.rank)}"
     )
 
@@ -71,26 +81,32 @@ def declaration_label(tr: Translator, cards: Sequence[Card]) -> str:
 def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
     """The button of one legal non-card action, labelled in the reader's language.
 
-    ``obs`` gives the context: the turned/proposed suit for "Ik speel ♣" / "Ik ga erin", and
-    the claim window, where passing means letting roem go (``rules.md`` §5.5).
+    ``obs`` gives the context: the turned/proposed suit for "Ik speel ♣" / "Ik ga erin", the
+    claim window, where passing means letting roem go (``rules.md`` §5.5), and the trump suit
+    (marked ★ on cards and sequences). A button about one suit (a trump choice, a card, a
+    sequence) has the suit's colour.
     """
     token = action.notation(with_seat=False)
     label: str
+    suit: Suit | None = None
     if isinstance(action, Choose):
         label = suit_label(tr, action.suit)
+        suit = action.suit
     elif isinstance(action, Pass) and obs.phase is Phase.PLAY:
         re = any(isinstance(a, Re) for a in obs.legal)
         label = tr.gettext("No re") if re else tr.gettext("No contra")
     elif isinstance(action, Pass):
         label = tr.gettext("No roem") if obs.phase is Phase.CLAIM else tr.pgettext("button", "Pass")
     elif isinstance(action, Accept):
-        suit = suit_symbol(obs.shown[-1]) if obs.shown else ""
+        symbol = suit_symbol(obs.shown[-1]) if obs.shown else ""
+        suit = obs.shown[-1] if obs.shown else None
         if obs.settings.trump_selection is TrumpSelection.KLAMMERN:
-            label = tr.gettext("I'm in {suit}").format(suit=suit)
+            label = tr.gettext("I'm in {suit}").format(suit=symbol)
         else:
-            label = tr.gettext("I'll play {suit}").format(suit=suit)
+            label = tr.gettext("I'll play {suit}").format(suit=symbol)
     elif isinstance(action, Kleintje):
         label = tr.gettext("Kleintje {suit}").format(suit=suit_symbol(action.suit))
+        suit = action.suit
     elif isinstance(action, Beter):
         label = tr.gettext("Beter {suit}").format(suit=suit_symbol(Suit.CLUBS))
     elif isinstance(action, ClaimRoem):
@@ -100,14 +116,19 @@ def action_button(tr: Translator, action: Action, obs: Observation) -> Button:
     elif isinstance(action, Re):
         label = tr.pgettext("button", "Re")
     elif isinstance(action, Declare):
-        label = "📣 " + declaration_label(tr, action.cards)
+        label = "📣 " + declaration_label(tr, action.cards, trump=obs.trump)
+        suit = action.cards[0].suit
     elif isinstance(action, Bella):
-        label = "👑 " + tr.gettext("Bella with {card}").format(card=card_label(tr, action.card))
+        card = card_button_label(tr, action.card, obs.trump)
+        label = "👑 " + tr.gettext("Bella with {card}").format(card=card)
+        suit = action.card.suit
     elif isinstance(action, PlayCard):
-        label = card_label(tr, action.card)
+        label = card_button_label(tr, action.card, obs.trump)
+        suit = action.card.suit
     else:
         label = token
-    return Button(label, Move(token))
+    colour = suit_colour(suit) if suit is not None else None
+    return Button(label, Move(token), colour=colour)
 
 
 def declare_all_button(tr: Translator) -> Button:

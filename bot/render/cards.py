@@ -2,7 +2,9 @@
 
 Rank letters are translated with ``pgettext("card rank", ...)``: J is B(oer) / B(ube) / V(alet),
 Q is V(rouw) / D(ame) / D(ame), K is H(eer) / K(önig) / R(oi), A stays A; 7 to 10 are digits.
-Suits are the symbols ♠ ♥ ♦ ♣ everywhere, with names for sentences and alerts.
+Suits are the symbols ♠ ♥ ♦ ♣ everywhere, with names for sentences and alerts. On buttons a
+card of a red suit (♥ ♦) is red (:func:`suit_colour`), a black one (♠ ♣) has the app's own
+button colour, and a trump card carries :data:`TRUMP_MARK` (:func:`card_button_label`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise, permutations
 
 from bot.i18n import Translator
+from bot.render.common import Colour
 from engine.cards import Card, Rank, Suit
 from engine.rules import PLAIN_STRENGTH, TRUMP_STRENGTH
 
@@ -24,6 +27,16 @@ SUIT_SYMBOLS: dict[Suit, str] = {
 _RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 _BASE_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
 """The display order before trump is known: black, red, black, red."""
+
+
+TRUMP_MARK = "★"
+"""Before a trump card's label on a button (hand, bella, declarations): "★B♥"."""
+
+
+def suit_colour(suit: Suit) -> Colour | None:
+    """The colour of a button about ``suit``: red for ♥ and ♦, None (the app's own colour,
+    next to which the red ones stand out) for ♠ and ♣."""
+    return Colour.RED if suit in _RED else None
 
 
 def suit_symbol(suit: Suit) -> str:
@@ -79,6 +92,13 @@ def card_label(tr: Translator, card: Card) -> str:
     """The compact label of a card, as on a button: ``B♥`` (nl, de), ``V♥`` (fr), ``J♥`` (en),
     ``10♠``. Plain (safe in HTML: no markup characters)."""
     return f"{rank_letter(tr, card.rank)}{SUIT_SYMBOLS[card.suit]}"
+
+
+def card_button_label(tr: Translator, card: Card, trump: Suit | None) -> str:
+    """A card's label on a button: :func:`card_label`, with :data:`TRUMP_MARK` before a card
+    of the ``trump`` suit (None: trump not known yet, nothing marked): "★B♥", "10♠". Plain."""
+    label = card_label(tr, card)
+    return TRUMP_MARK + label if card.suit is trump else label
 
 
 def card_name(tr: Translator, card: Card) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import TypeVar
 
 from bot.i18n import Translator
@@ -22,6 +23,15 @@ NAME_LIMIT = 24
 """Names longer than this are shortened with "…" (Telegram allows 64 + 64 characters)."""
 
 
+class Colour(Enum):
+    """The colour of a button (drawn by Telegram apps that know button styles; the others
+    show the label alone, so a colour never carries meaning the label lacks)."""
+
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+
+
 @dataclass(frozen=True, slots=True)
 class Button:
     """One inline button, independent of Telegram.
@@ -31,11 +41,18 @@ class Button:
         action: what a tap does (a :mod:`bot.taps` payload such as ``Move("play:JH")`` or
             ``Sit(2)``), which the bot encodes into callback data; None for a URL button.
         url: for a link button (deep link into the private chat, a message link), else None.
+        colour: the button's colour (None: the app's own), e.g. red for a card of hearts.
+        disabled: a tap would be refused (a card that may not be played now): the button is
+            drawn greyed and does nothing where Telegram supports disabled buttons, else it
+            is an ordinary button whose tap is answered with the reason. Its label is marked
+            either way.
     """
 
     label: str
     action: Payload | GlobalTap | None = None
     url: str | None = None
+    colour: Colour | None = None
+    disabled: bool = False
 
 
 Keyboard = tuple[tuple[Button, ...], ...]

@@ -4,8 +4,10 @@ The keyboard is abstract: rows of :class:`~bot.render.common.Button` with action
 engine's notation without the seat (``"play:JH"``, ``"choose:H"``, ``"pass"``, ``"accept"``,
 ``"roem"``, ``"kleintje:D"``, ``"beter"``, ``"contra"``, ``"re"``, ``"declare:..."``,
 ``"bella:KH"``, and ``"declare:all"``, which the service expands); the bot turns them into
-callback data. Illegal cards stay tappable (the bot explains the rule in an
-alert) but are marked ``·7♠·``.
+callback data. Cards of the red suits are red buttons, trump cards are marked ``★B♥``
+(:func:`bot.render.cards.card_button_label`). Illegal cards are marked ``·7♠·`` and disabled:
+greyed where Telegram supports disabled buttons, else still tappable (the bot explains the rule
+in an alert).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from bot.render.bids import (
     declare_all_button,
     shown_html,
 )
-from bot.render.cards import card_label, sort_hand
+from bot.render.cards import card_button_label, card_label, sort_hand, suit_colour
 from bot.render.common import (
     Button,
     Keyboard,
@@ -65,14 +67,17 @@ def playable_cards(obs: Observation) -> frozenset[Card] | None:
 
 def card_rows(tr: Translator, obs: Observation) -> Keyboard:
     """The hand as rows of at most four card buttons, sorted by suit (trump first once known,
-    colours alternating) and by strength; illegal cards marked (``rules.md`` §4.7)."""
+    colours alternating) and by strength; red suits red, trump cards marked, illegal cards
+    marked and disabled (``rules.md`` §4.7)."""
     legal = playable_cards(obs)
     buttons = []
     for c in sort_hand(obs.hand, obs.trump):
-        label = card_label(tr, c)
-        if legal is not None and c not in legal:
+        label = card_button_label(tr, c, obs.trump)
+        illegal = legal is not None and c not in legal
+        if illegal:
             label = illegal_label(label)
-        buttons.append(Button(label, Move(f"play:{c}")))
+        colour = suit_colour(c.suit)
+        buttons.append(Button(label, Move(f"play:{c}"), colour=colour, disabled=illegal))
     return chunk(buttons, ROW_WIDTH)
 
 

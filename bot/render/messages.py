@@ -99,9 +99,7 @@ def help_text(tr: Translator) -> str:
             "Your cards arrive as buttons in your private chat with me. Tap a card to play it."
         ),
         "4. "
-        + tr.gettext(
-            "Cards you may not play are shown like ·7♠·; tap one and I tell you which rule applies."
-        ),
+        + tr.gettext("Cards you may not play now are marked like ·7♠·, trump cards like ★9♥."),
         "5. "
         + tr.gettext(
             "The group sees the table and every trick; after each round its result and the "

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bot.render.cards import TRUMP_MARK
 from bot.service import next_setting
 from bot.tables import TableSettings
 from bot.taps import Setting
@@ -55,9 +56,12 @@ def tip_data(message: FakeMessage) -> str | None:
 
 
 def card_buttons(message: FakeMessage) -> list[tuple[str, str]]:
-    """``(label, action)`` of the legal (not dimmed) cards of a hand message."""
+    """``(label, action)`` of the legal (not dimmed) cards of a hand message, the labels
+    without the trump mark (as cards are named in texts)."""
     return [
-        b for b in active_buttons(message) if b[1].startswith("play:") and not b[0].startswith("·")
+        (label.removeprefix(TRUMP_MARK), action)
+        for label, action in active_buttons(message)
+        if action.startswith("play:") and not label.startswith("·")
     ]
 
 

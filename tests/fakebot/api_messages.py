@@ -58,7 +58,7 @@ def _reply_to(api: FakeBotApi, chat: FakeChat, p: Params) -> FakeMessage | None:
 def _post(
     api: FakeBotApi, chat: FakeChat, p: Params, formatted: FormattedText | None, **fields: Any
 ) -> JSONDict:
-    reply_markup = check_reply_markup(p)
+    reply_markup = check_reply_markup(p, disabled_buttons=api.disabled_buttons)
     replied = _reply_to(api, chat, p)
     thread = thread_of_post(
         chat, p.integer("message_thread_id"), replied, may_post_closed=api.world.bot_is_admin(chat)
@@ -123,7 +123,7 @@ async def edit_message_text(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
         raise bad_request("there is no text in the message to edit")
     formatted = _format(api, p)
     assert formatted is not None
-    markup = check_reply_markup(p, inline_only=True)
+    markup = check_reply_markup(p, inline_only=True, disabled_buttons=api.disabled_buttons)
     result = _apply_edit(chat, message, markup, text=formatted.text, entities=formatted.entities)
     message.source_text, message.parse_mode = p.text("text"), p.text("parse_mode")
     return result
@@ -136,7 +136,7 @@ async def edit_message_caption(api: FakeBotApi, p: Params, call: ApiCall) -> Any
     if message.photo is None:
         raise bad_request("there is no caption in the message to edit")
     formatted = _format(api, p, "caption")
-    markup = check_reply_markup(p, inline_only=True)
+    markup = check_reply_markup(p, inline_only=True, disabled_buttons=api.disabled_buttons)
     return _apply_edit(
         chat,
         message,
@@ -150,7 +150,11 @@ async def edit_message_caption(api: FakeBotApi, p: Params, call: ApiCall) -> Any
 async def edit_message_reply_markup(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
     """Replace the inline keyboard (remove it without ``reply_markup``)."""
     chat, message = _own_message(api, p)
-    return _apply_edit(chat, message, check_reply_markup(p, inline_only=True))
+    return _apply_edit(
+        chat,
+        message,
+        check_reply_markup(p, inline_only=True, disabled_buttons=api.disabled_buttons),
+    )
 
 
 DELETE_WINDOW = 48 * 3600

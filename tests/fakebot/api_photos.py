@@ -159,7 +159,7 @@ async def edit_message_media(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
         raise bad_request(f"the fake Bot API models photo media only, not {media.get('type')!r}")
     inner = Params({k: media.get(k) for k in ("caption", "parse_mode", "caption_entities")})
     formatted = _caption(api, inner)
-    markup = check_reply_markup(p, inline_only=True)
+    markup = check_reply_markup(p, inline_only=True, disabled_buttons=api.disabled_buttons)
     photo = store_photo(api, chat.id, media["media"], p)
     caption = formatted.text if formatted else None
     same = (

@@ -15,10 +15,13 @@ JSONDict = dict[str, Any]
 MAX_TEXT = 4096
 MAX_CAPTION = 1024
 MAX_CALLBACK_DATA = 64
+MAX_BUTTONS = 100  # per keyboard, and per row below: Telegram's undocumented limits
+MAX_ROW = 8  # (python-telegram-bot's InlineKeyboardMarkupLimit)
+BUTTON_STYLES = ("danger", "success", "primary")  # Bot API 9.4: red, green, blue
 _BUTTON_ACTIONS = (
     "url", "callback_data", "web_app", "login_url", "switch_inline_query",
     "switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text",
-    "callback_game", "pay",
+    "callback_game", "pay", "disabled",
 )  # fmt: skip
 _URL_SCHEMES = ("http://", "https://", "tg://")
 
@@ -68,11 +71,17 @@ def format_text(
     return formatted
 
 
-def check_reply_markup(p: Params, *, inline_only: bool = False) -> JSONDict | None:
+def check_reply_markup(
+    p: Params, *, inline_only: bool = False, disabled_buttons: bool = True
+) -> JSONDict | None:
     """Validate ``reply_markup``; return it decoded, or None when absent.
 
-    Inline buttons need exactly one action; ``callback_data`` must be 1-64 bytes
-    (``BUTTON_DATA_INVALID``) and ``url`` an http(s) or tg link (``BUTTON_URL_INVALID``).
+    Inline buttons need exactly one action (``disabled``, Bot API 10.3, counts as one: a
+    ``DisabledButton`` object, ``{}``); ``callback_data`` must be 1-64 bytes
+    (``BUTTON_DATA_INVALID``), ``url`` an http(s) or tg link (``BUTTON_URL_INVALID``) and
+    ``style`` one of "danger", "success", "primary" (Bot API 9.4). At most 100 buttons, 8 a
+    row ("reply markup is too long"). ``disabled_buttons=False`` models a server older than
+    Bot API 10.3: it ignores ``disabled``, so a disabled button is a text button, refused.
     """
     markup = p.decoded("reply_markup", "reply keyboard markup JSON object")
     if markup is None:
@@ -86,18 +95,31 @@ def check_reply_markup(p: Params, *, inline_only: bool = False) -> JSONDict | No
     rows = markup["inline_keyboard"]
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise bad_request('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array')
+    if sum(len(row) for row in rows) > MAX_BUTTONS or any(len(row) > MAX_ROW for row in rows):
+        raise bad_request(errors.REPLY_MARKUP_TOO_LONG)
     for row in rows:
         for button in row:
-            _check_button(button)
+            _check_button(button, disabled_buttons=disabled_buttons)
     return markup
 
 
-def _check_button(button: Any) -> None:
+def _check_button(button: Any, *, disabled_buttons: bool) -> None:
     if not isinstance(button, dict) or not isinstance(button.get("text"), str):
         raise bad_request('can\'t find field "text"')
-    actions = [name for name in _BUTTON_ACTIONS if name in button]
+    style = button.get("style")
+    if style is not None and style not in BUTTON_STYLES:
+        raise bad_request(errors.BUTTON_STYLE_INVALID)
+    known = _BUTTON_ACTIONS if disabled_buttons else _BUTTON_ACTIONS[:-1]
+    actions = [name for name in known if name in button]
     if not actions:
         raise bad_request(errors.TEXT_BUTTONS_UNALLOWED)
+    if "disabled" in actions:
+        if not isinstance(button["disabled"], dict):
+            raise bad_request(errors.DISABLED_NOT_OBJECT)
+        if len(actions) > 1:
+            # The Bot API: "Exactly one of the fields other than text, icon_custom_emoji_id,
+            # and style must be used"; the fake refuses a disabled button with a second type.
+            raise bad_request(errors.BUTTON_TYPE_INVALID)
     data = button.get("callback_data")
     if data is not None:
         size = len(str(data).encode("utf-8"))

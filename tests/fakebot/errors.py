@@ -29,7 +29,18 @@ USER_NOT_FOUND = "Bad Request: user not found"
 CHAT_UPGRADED = "Bad Request: group chat was upgraded to a supergroup chat"
 BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
 BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
-TEXT_BUTTONS_UNALLOWED = "Bad Request: text buttons are unallowed in the inline keyboard"
+TEXT_BUTTONS_UNALLOWED = (
+    "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline "
+    "keyboard"
+)
+BUTTON_STYLE_INVALID = (
+    "Bad Request: can't parse inline keyboard button: Invalid button style specified"
+)
+DISABLED_NOT_OBJECT = (
+    'Bad Request: can\'t parse inline keyboard button: Field "disabled" must be of type Object'
+)
+BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
+REPLY_MARKUP_TOO_LONG = "Bad Request: reply markup is too long"
 MESSAGE_TOO_LONG = "Bad Request: message is too long"
 CAPTION_TOO_LONG = "Bad Request: message caption is too long"
 PHOTO_TOO_BIG = "Bad Request: PHOTO_SAVE_FILE_INVALID"

@@ -235,11 +235,14 @@ class SimUser:
     async def tap(self, message: FakeMessage, button: ButtonSpec) -> Tap:
         """Tap an inline button (by exact text or a predicate on ``Button``) of a message.
 
-        Uses the message's current keyboard; returns a ``Tap`` to read the bot's answer.
+        Uses the message's current keyboard; returns a ``Tap`` to read the bot's answer. A
+        disabled button (Bot API 10.3) does nothing when tapped: LookupError.
         """
         if message.deleted:
             raise LookupError(f"message {message.message_id} was deleted")
         found = self._find_button(message, button)
+        if found.disabled:
+            raise LookupError(f"button {found.text!r} is disabled")
         if found.callback_data is None:
             raise LookupError(f"button {found.text!r} has no callback_data ({found.raw})")
         return await self.tap_data(message, found.callback_data)

@@ -95,6 +95,17 @@ class Button:
     raw: JSONDict = field(default_factory=dict, compare=False)
 
     @property
+    def style(self) -> str | None:
+        """The button's ``style`` (Bot API 9.4: "danger", "success", "primary"), else None."""
+        style = self.raw.get("style")
+        return style if isinstance(style, str) else None
+
+    @property
+    def disabled(self) -> bool:
+        """True for a disabled button (Bot API 10.3): greyed, a tap does nothing."""
+        return "disabled" in self.raw
+
+    @property
     def target(self) -> str | None:
         """The callback data, else the URL (what ``keyboard_rows`` shows next to the text)."""
         return self.callback_data if self.callback_data is not None else self.url

@@ -81,6 +81,9 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
         self.strict_html = strict_html
         self.privacy_mode = privacy_mode
         self.callback_query_timeout = callback_query_timeout
+        self.disabled_buttons = True
+        """The server knows disabled inline buttons (Bot API 10.3); False: an older server, which
+        ignores ``disabled`` and so refuses a disabled button as a text button."""
         self.unknown_methods: list[str] = []
         self.internal_errors: list[BaseException] = []
         self.webhook_url: str | None = None

@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, Translator, get_translator
 from bot.render.announce import describe_event
-from bot.render.cards import card_label
+from bot.render.cards import card_button_label, card_label
 from bot.render.common import Button, esc, seat_name, shorten
 from bot.render.hand import illegal_label, render_hand
 from bot.render.sheet import render_sheet, round_summary
@@ -148,9 +148,11 @@ def test_illegal_cards_are_marked_and_legal_cards_are_not(preset: str) -> None:
                     continue
                 c = Card.parse(tok(b).split(":", 1)[1])
                 if c in legal:
-                    assert b.label == card_label(tr, c)
+                    assert b.label == card_button_label(tr, c, obs.trump)
+                    assert not b.disabled
                 else:
-                    assert b.label == illegal_label(card_label(tr, c))
+                    assert b.label == illegal_label(card_button_label(tr, c, obs.trump))
+                    assert b.disabled
                     marked_some = True
     assert marked_some
 
@@ -160,8 +162,8 @@ def test_hand_marks_no_card_when_it_is_not_the_players_turn() -> None:
     game = next(g for g in random_states("amsterdam", 5) if g.current and g.current.trick)
     seat = next(s for s in SEATS if s != game.to_act)
     r = render_hand(observe(game, seat), PLAYERS, tr, table_title="T")
-    labels = [b.label for row in r.keyboard for b in row if tok(b).startswith("play:")]
-    assert labels and not any("·" in label for label in labels)
+    cards = [b for row in r.keyboard for b in row if tok(b).startswith("play:")]
+    assert cards and not any("·" in b.label or b.disabled for b in cards)
 
 
 def test_hand_names_its_table_so_two_hands_are_distinguishable() -> None:
