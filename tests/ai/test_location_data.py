@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 from types import ModuleType
 
+import pytest
+
 from engine.actions import PlayCard
+from engine.ai import make_player
 from engine.cards import Seat
 from tests.ai.scripts import load_script
 
@@ -15,8 +18,13 @@ def _script() -> ModuleType:
     return load_script("scripts/gen_location_data.py")
 
 
-def test_a_generated_round_replays_to_the_strong_seats_views_with_the_true_hands() -> None:
+def test_a_generated_round_replays_to_the_strong_seats_views_with_the_true_hands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     gen = _script()
+    # strong by its node budget only: the same round on a loaded machine (the count of
+    # moments below depends on who plays the last trick's cards)
+    monkeypatch.setattr(gen, "make_player", lambda level: make_player(level, deterministic=True))
     rows = gen._play(("amsterdam", "random", 77, 3, 4))
     assert len(rows) == 2  # both tables of the deal
     assert [r["strong"] for r in rows] == [[0, 2], [1, 3]]
