@@ -51,7 +51,7 @@ from bot.render.review import (
     where_label,
     why_text,
 )
-from engine.actions import Action, PlayCard
+from engine.actions import Action, Bella, PlayCard
 from engine.ai.review import Judgement, ParComparison, Parting, Review
 from engine.cards import Card, Seat, Suit
 from engine.settings import Variant
@@ -154,11 +154,11 @@ class _Sheet:
         label), and ``value`` below."""
         self.out.fitted(who, Box(x, top, x + CHOICE, top + 24), WHO, role + "_who")
         body = top + 26
-        if isinstance(action, PlayCard):
+        if isinstance(action, PlayCard) and not isinstance(action, Bella):
             self.card(action.card, x + (CHOICE - CARD_W) / 2, body, role)
-        else:
-            label = choice_label(self.tr, action, self.klammern, other)
-            self.out.fitted(label, Box(x + 4, body, x + CHOICE - 4, body + CARD_H), LABEL, role)
+        else:  # a label of ours: the font shrinks to fit (no emoji: the font has none)
+            label = choice_label(self.tr, action, self.klammern, other).removeprefix("👑 ")
+            self.out.number(label, Box(x + 4, body, x + CHOICE - 4, body + CARD_H), LABEL, role)
         self.out.number(
             value, Box(x, body + CARD_H + 2, x + CHOICE, top + PANEL), VALUE, role + "_value"
         )
@@ -256,6 +256,11 @@ def _points(tr: Translator, value: float) -> str:
     return tr.gettext("−{points} points").format(points=round(value))
 
 
+def _value(value: float) -> str:
+    """An expected score, rounded, with a real minus sign."""
+    return str(round(value)).replace("-", "−")
+
+
 def _signed(tr: Translator, cost: float) -> str:
     n = round(cost)
     if n > 0:
@@ -285,8 +290,8 @@ def _decision(s: _Sheet, j: Judgement, n: int, players: Sequence[Player] | None)
         j.leader,
         players,
         (
-            (tr.gettext("You"), j.yours, str(round(j.your_value))),
-            (tr.gettext("Computer"), j.its, str(round(j.its_value))),
+            (tr.gettext("You"), j.yours, _value(j.your_value)),
+            (tr.gettext("Computer"), j.its, _value(j.its_value)),
         ),
         notes,
         lead,
