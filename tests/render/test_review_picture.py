@@ -108,9 +108,11 @@ def test_the_picture_shows_the_texts_numbers() -> None:
     ):  # fmt: skip
         assert words in drawn, words
     # The par's section in the text review says the same.
-    for words in ("Next to the day's par", "Your points 572 · the par's 658",
-                  "First parted: Round 1, trick 2, trump ♥", "You: K♥ · par: 9♥",
-                  "The round: you 62, the par 98", "1. Round 3, bidding — −110 points"):  # fmt: skip
+    for words in (
+        "Next to the day's par", "Your points 572 · the par's 658",
+        "First parted: Round 1, trick 2, trump ♥", "You: K♥ · par: 9♥",
+        "The round: you 62, the par 98", "1. Round 3, bidding — −110 points",
+    ):  # fmt: skip
         assert words in text, words
     # Cards are drawn as rank and suit in the suit's colour.
     suits = [t for t in layout.texts if t.role == "table_suit"]
@@ -122,9 +124,12 @@ def test_klammern_decisions_are_labelled() -> None:
     tr = get_translator("en")
     layout = layout_review(tr, _klammern())
     drawn = shown(layout)
-    for words in ("no contra", "Contra", "Terz ♦10–Q", "no declaration", "sequence not declared",
-                  "bella not announced", "Bella with K♠", "not called on a round your team was likely to win",
-                  "called on a round your team was likely to lose", "a won round counts as 60"):  # fmt: skip
+    for words in (
+        "no contra", "Contra", "Terz ♦10–Q", "no declaration", "sequence not declared",
+        "bella not announced", "Bella with K♠", "a won round counts as 60",
+        "not called on a round your team was likely to win",
+        "called on a round your team was likely to lose",
+    ):  # fmt: skip
         assert words in drawn, words
     text = parse_html(review_text(tr, _klammern())).text
     assert "You: no contra (10) · computer: Contra (40)" in text
