@@ -39,8 +39,6 @@ def _par() -> ParComparison:
     bid = Parting(
         3, 40, Kind.BID, 0, S, S, (), None, Pass(S), PlayCard(S, Card.parse("JS")), 0, 110
     )
-    better = Parting(5, 80, Kind.CARD, 1, S, S, (), Suit.CLUBS,
-                     PlayCard(S, Card.parse("JC")), PlayCard(S, Card.parse("AC")), 120, 90)  # fmt: skip
     scores = ((62, 98), (80, 80), (0, 110), (100, 70), (120, 90), (50, 40), (90, 90), (70, 80))
     return ParComparison(first, (bid, first), scores)
 
