@@ -156,6 +156,7 @@ def main() -> None:
         review = summarize(Seat.SOUTH, settings.variant, judged, len(game.rounds))
         review = with_hindsight(game, review)
         t4 = time.perf_counter()
+        hind = t4 - t3
         if par is not None:
             compared, asked = next_to_par(game, par, args.others)
             review = replace(review, par=compared)
@@ -173,7 +174,7 @@ def main() -> None:
         print(
             f"game {seed} ({args.preset}, {len(game.rounds)} rounds, played in {t1 - t0:.1f}s): "
             f"{len(found)} decisions found in {t2 - t1:.2f}s; judged in {t3 - t2:.1f}s "
-            f"({kinds}); hindsight {t4 - t3:.1f}s; review total {t4 - t1:.1f}s wall, "
+            f"({kinds}); hindsight {hind:.1f}s; review total {t4 - t1:.1f}s wall, "
             f"{cpu:.1f}s CPU; "
             f"cost {review.total} points, worst {[j.cost for j in review.worst]}"
         )
