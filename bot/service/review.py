@@ -113,6 +113,10 @@ class ReviewOps(ServiceCore):
         if task is not None and not (
             task.done() and (task.cancelled() or task.exception() is not None)
         ):
+            if table.settings.daily is not None and task.done() and task.result().par is None:
+                # a daily reviewed before its par was stored: add the par once it is
+                task = asyncio.ensure_future(self._add_par(table, seat, task.result()))
+                tasks[key] = task
             tasks.move_to_end(key)
             return task
         task = asyncio.ensure_future(self._work_out(table, seat))
@@ -145,8 +149,12 @@ class ReviewOps(ServiceCore):
         hind: Review = await run(
             hindsight_of, state.settings, state.seed, actions, review, table=where
         )
+        return await self._add_par(table, seat, hind)
+
+    async def _add_par(self, table: Table, seat: Seat, review: Review) -> Review:
+        """``review`` with the comparison with the day's par, when the par is stored now."""
         par = await self._next_to_par(table, seat)
-        return replace(hind, par=par) if par is not None else hind
+        return replace(review, par=par) if par is not None else review
 
     async def _next_to_par(self, table: Table, seat: Seat) -> ParComparison | None:
         """A daily: where the game and the day's par parted (None: not a daily, no par

@@ -196,6 +196,22 @@ async def test_the_dailys_review_shows_where_the_game_and_the_par_parted(
         assert par is not None and row is not None
         state = replay_actions(TableSettings.from_json(row.settings).rules, row.seed, actions)
         yours = sum(int(r.result.score[Team.NS]) for r in state.rounds if r.result is not None)
+        # Asked before the day's par is stored: the review without it.
+        service = app.bot_data["app"].service
+        stored = service.repo.get_daily_par
+
+        async def not_yet(day: str) -> None:
+            return None
+
+        service.repo.get_daily_par = not_yet
+        try:
+            await anna.send(None, "/review")
+            await bot.settle(timeout=REVIEW_WAIT)
+        finally:
+            service.repo.get_daily_par = stored
+        early = anna.private_chat.bot_messages[-1]
+        assert early.photo_bytes and "the par's" not in early.body
+        # Once the par is stored, the review has it.
         record = await (await anna.tap_data(result, data)).wait_answered()
         assert not record.show_alert
         await bot.settle(timeout=REVIEW_WAIT)

@@ -20,6 +20,7 @@ from engine.ai.review import Judgement, Kind, ParComparison, Parting, Review, Ro
 from engine.cards import Card, Seat, Suit
 from engine.settings import Variant
 from tests.fakebot.html_parser import parse_html
+from tests.render.helpers import untranslated
 from tests.render.picture_checks import check_caption, check_layout, check_png, shown
 from tests.render.picture_views import LONG_NAME
 from tests.render.test_review_text import _review
@@ -67,6 +68,10 @@ def test_the_picture_fits_in_every_language(lang: str) -> None:
         check_layout(layout)
         check_png(render_review_png(tr, review, title=CLUB, players=HARD), layout)
         check_caption(review_caption(tr, review, title=CLUB), lang)
+        text = review_text(tr, review, title=CLUB, players=HARD)
+        parse_html(text)  # raises on HTML Telegram refuses
+        if lang != "en":
+            assert untranslated(text, lang) == [], untranslated(text, lang)
 
 
 def test_long_names_and_titles_are_shortened_visibly() -> None:
