@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.i18n import get_translator
 from bot.render.common import Player
 from bot.render.picture import render_review_png
@@ -239,7 +241,7 @@ async def test_the_dailys_review_shows_where_the_game_and_the_par_parted(
 
 
 async def test_the_review_picture_in_every_language_and_the_text_when_it_is_refused(
-    fake_api: FakeBotApi, tmp_path: Path
+    fake_api: FakeBotApi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Four players of four languages: each gets the review as a picture (sendPhoto) with
     its caption in their language; when Telegram refuses the picture the text review comes
@@ -281,4 +283,21 @@ async def test_the_review_picture_in_every_language_and_the_text_when_it_is_refu
         text = plain(review_text(get_translator("nl"), want, players=seated))
         mark = "Duurste keuzes" if want.worst else "Per ronde"
         assert got.body.split(mark)[1] == text.split(mark)[1]
+        # The picture cannot be drawn: the text review, no sendPhoto.
+        de = users[1]
+
+        def broken(*args: Any, **kwargs: Any) -> bytes:
+            raise OSError("no fonts")
+
+        monkeypatch.setattr("bot.handlers.review.render_review_png", broken)
+        before = len(fake_api.calls.filter("sendPhoto", chat_id=de.private_chat.id))
+        await de.send(None, "/review")
+        await bot.settle(timeout=REVIEW_WAIT)
+        got = de.private_chat.bot_messages[-1]
+        assert not got.photo_bytes and got.body.startswith("🔍 Analyse deines Spiels — ")
+        assert "Pro Runde" in got.body
+        assert len(fake_api.calls.filter("sendPhoto", chat_id=de.private_chat.id)) == before
+        logged = [r.getMessage() for r in bot.log_errors]
+        assert logged == [f"drawing the review of game {game_id} failed"]
+        bot.log_errors.clear()  # expected: the bot logs what it could not draw
     fake_api.assert_callbacks_answered_once()
