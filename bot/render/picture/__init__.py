@@ -133,8 +133,9 @@ def render_review_png(
     """A player's review as PNG bytes (what :func:`bot.render.review.review_text` shows;
     layout :func:`.review_layout.layout_review`).
 
-    1000 px wide, about 1600 px high and 60-90 kB with five decisions and 16 rounds, some
-    2600 px with a daily's par (``bench/bench_review.py``). In a worker thread, cached, as
+    1000 px wide, about 1700 px high and 45-60 kB with five decisions and 16 rounds, some
+    2500 px and 70 kB with a daily's par and its three partings (``bench/bench_review.py
+    --picture``); 100-400 ms of CPU. In a worker thread, cached, as
     :func:`render_top_png`.
 
     Raises:
