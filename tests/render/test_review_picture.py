@@ -121,6 +121,8 @@ def test_the_picture_shows_the_texts_numbers() -> None:
     suits = [t for t in layout.texts if t.role == "table_suit"]
     assert {t.text for t in suits} <= {"♠", "♥", "♦", "♣"}
     assert all(t.style.fill == "#d32f2f" for t in suits if t.text in "♥♦")
+    bids = [t for t in layout.texts if t.role in ("yours", "its") and t.text.startswith("♠")]
+    assert bids and all(t.style.fill == "#1b1b1b" for t in bids)
 
 
 def test_klammern_decisions_are_labelled() -> None:

@@ -51,7 +51,7 @@ from bot.render.review import (
     where_label,
     why_text,
 )
-from engine.actions import Action, Bella, PlayCard
+from engine.actions import Action, Bella, Choose, Kleintje, PlayCard
 from engine.ai.review import Judgement, ParComparison, Parting, Review
 from engine.cards import Card, Seat, Suit
 from engine.settings import Variant
@@ -158,7 +158,9 @@ class _Sheet:
             self.card(action.card, x + (CHOICE - CARD_W) / 2, body, role)
         else:  # a label of ours: the font shrinks to fit (no emoji: the font has none)
             label = choice_label(self.tr, action, self.klammern, other).removeprefix("👑 ")
-            self.out.number(label, Box(x + 4, body, x + CHOICE - 4, body + CARD_H), LABEL, role)
+            suit = action.suit if isinstance(action, Choose | Kleintje) else None
+            style = LABEL if suit is None else Style(LABEL.size, True, suit_fill(suit), "center")
+            self.out.number(label, Box(x + 4, body, x + CHOICE - 4, body + CARD_H), style, role)
         self.out.number(
             value, Box(x, body + CARD_H + 2, x + CHOICE, top + PANEL), VALUE, role + "_value"
         )
