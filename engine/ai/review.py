@@ -30,6 +30,14 @@ choice, a card, a roem claim in claim mode, ``rules.md`` §3–5, §9.3) is judg
   already made beats the seat's best one; a K or Q of trump played without bella while
   bella was open costs 20.
 
+A daily's review also puts the game next to the day's par (the same deals played by the
+daily's computers in all four seats, :mod:`bot.daily`): :func:`choices` lists the seat's
+decisions, the bot asks the par's computer at each of them, round by round, until it would have
+chosen otherwise (:func:`par_without_computer` first: the par claims every roem), and
+:func:`parting` / :func:`compare_par` keep where the two lines parted with both round scores.
+Up to the first parting the game is the par's move for move (the other seats are the same
+deterministic computers with the same seeds), so "the same position" is exact there.
+
 The cost of a decision is strong's value minus the seat's, at least 0 (strong's card may be
 the basic player's within its tie margin, a little below the best). :func:`hindsight` adds,
 for a card, the double-dummy cost with all hands shown: a second number, never the verdict.
@@ -165,7 +173,8 @@ class Judgement:
         trump: the trump suit (None in bidding before it is known).
         yours: what the seat did; its: what strong would have done.
         your_value: expected round score of the seat's team after ``yours`` (points; bids:
-            ``(162 + margin) / 2`` of the predicted margin, or of the pass threshold).
+            ``(162 + margin) / 2`` of the predicted margin, or of the pass threshold;
+            Klammern calls: half of strong's utility; declarations: the points they add).
         its_value: the same after ``its``.
         cost: ``its_value - your_value``, at least 0 (points).
         why: a short reason, or None.
