@@ -36,7 +36,9 @@ decisions, the bot asks the par's computer at each of them, round by round, unti
 chosen otherwise (:func:`par_without_computer` first: the par claims every roem), and
 :func:`parting` / :func:`compare_par` keep where the two lines parted with both round scores.
 Up to the first parting the game is the par's move for move (the other seats are the same
-deterministic computers with the same seeds), so "the same position" is exact there.
+deterministic computers with the same seeds), so "the same position" is exact there; in a
+later round the par's computer is asked in the game's own position, while the par's round
+score is that of the par game (whose seeds differ once the two logs differ in length).
 
 The cost of a decision is strong's value minus the seat's, at least 0 (strong's card may be
 the basic player's within its tie margin, a little below the best). :func:`hindsight` adds,
