@@ -10,11 +10,12 @@ import time
 
 import pytest
 from telegram import Bot, Update
-from telegram.error import NetworkError, TimedOut
+from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.ext import CommandHandler, ContextTypes
 from telegram.request import HTTPXRequest
 
 from tests.fakebot import FakeBotApi, ManualClock, application_builder, run_polling
+from tests.fakebot.photos import tiny_png
 
 Context = ContextTypes.DEFAULT_TYPE
 SHORT = 0.5  # the client's read timeout in these tests (PTB's default is 5 s)
@@ -52,6 +53,22 @@ async def test_500_is_a_network_error_with_telegrams_description(
     assert (second.status, second.fault) == (200, None)
     assert rule.calls == [first] and rule.hits == 1
     assert fake_api.calls.faulted() == [first]
+
+
+async def test_a_refused_photo_is_a_bad_request_and_nothing_is_sent(
+    fake_api: FakeBotApi, bot: Bot
+) -> None:
+    anna = fake_api.add_user("Anna", started=True)
+    rule = fake_api.inject_fault(method="sendPhoto", kind="photo_refused")
+
+    with pytest.raises(BadRequest, match=r"^Image_process_failed$"):
+        await bot.send_photo(anna.id, tiny_png(), caption="kwijt")
+    assert anna.private_chat.messages == []
+    (call,) = fake_api.calls.filter("sendPhoto")
+    assert (call.status, call.fault, call.took_effect) == (400, "photo_refused", False)
+    assert rule.hits == 1
+    sent = await bot.send_photo(anna.id, tiny_png(), caption="weer goed")  # count=1
+    assert sent.caption == "weer goed"
 
 
 async def test_500_after_the_message_was_sent(fake_api: FakeBotApi, bot: Bot) -> None:

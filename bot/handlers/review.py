@@ -5,11 +5,14 @@
 button lives on a game's final sheet (the game's chat) and on a daily's result (the player's
 private chat); :func:`bot.handlers.buttons._from_its_place` checks where it was tapped, the
 service that the tapper played in the game. The tap is answered at once; the review follows
-as a message once the computer pool has worked it out.
+once the computer pool has worked it out: a picture (:func:`bot.render.picture.render_review_png`)
+with a short caption, or the text review when the picture cannot be drawn or Telegram refuses
+it (the outbox sends the content's ``alt`` text instead).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from concurrent.futures import BrokenExecutor
 
@@ -22,9 +25,11 @@ from bot.handlers.common import answer_query, reply, sender
 from bot.i18n import Translator
 from bot.outbox import Content
 from bot.outcome import Refusal
+from bot.render.picture import render_review_png
 from bot.render.reasons import refusal_text
 from bot.render.review import (
     review_busy_text,
+    review_caption,
     review_in_group_text,
     review_none_text,
     review_private_first_text,
@@ -105,7 +110,17 @@ def _deliver(data: BotData, user_id: int, ask: ReviewAsk, tr: Translator, key: o
             data.presenter.outbox.post(user_id, Content(review_busy_text(tr)), dedupe=key)
             return
         text = review_text(tr, done, title=ask.title, players=ask.players)
-        data.presenter.outbox.post(user_id, Content(text), dedupe=key)
+        try:
+            png = await asyncio.to_thread(
+                render_review_png, tr, done, title=ask.title, players=ask.players
+            )
+        except Exception:  # no picture: the text says it all
+            log.exception("drawing the review of game %s failed", ask.outcome.game_id)
+            data.presenter.outbox.post(user_id, Content(text), dedupe=key)
+            return
+        caption = review_caption(tr, done, title=ask.title)
+        shown = Content(caption, photo=png, alt=text)
+        data.presenter.outbox.post(user_id, shown, dedupe=key)
 
     data.service.spawn(send())
 

@@ -4,7 +4,10 @@ reader's language, and its "🔍 review" button.
 Layout: a title, one line on what was judged and the estimated total; the costliest decisions,
 each with where it was (round, trick or bidding), the trick as it stood, the player's choice and
 the computer's with the expected round scores after each, the short reason, and the hindsight
-number (double-dummy with all hands shown) named as such; then the cost per round.
+number (double-dummy with all hands shown) named as such; then the cost per round; for a
+daily, where the game and the day's par parted (the first decision the par's computer would
+have made otherwise, and the partings whose rounds cost the most, with both round scores).
+The picture (:mod:`bot.render.picture.review_layout`) uses the labels of this module.
 """
 
 from __future__ import annotations
@@ -15,12 +18,12 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.outbox import Content
-from bot.render.bids import bid_text
+from bot.render.bids import bid_text, declaration_label
 from bot.render.cards import card_label, suit_symbol
-from bot.render.common import Button, Player, bold, esc, labelled, player_html
+from bot.render.common import Button, Player, bold, esc, labelled, player_html, shorten
 from bot.taps import ReviewPlay, Tap, encode
-from engine.actions import Action, ClaimRoem, PlayCard
-from engine.ai.review import Judgement, Kind, Review, Why
+from engine.actions import Action, Bella, ClaimRoem, Contra, Declare, Pass, PlayCard, Re
+from engine.ai.review import Judgement, Kind, ParComparison, Parting, Review, Why
 from engine.cards import Seat
 from engine.settings import Variant
 
@@ -56,29 +59,66 @@ def _why(tr: Translator, why: Why) -> str:
         Why.OTHER_SUIT: tr.gettext("another trump suit was better"),
         Why.ROEM_NOT_CLAIMED: tr.gettext("roem not claimed"),
         Why.ROEM_CLAIMED_NAT: tr.gettext("roem claimed while nat: it went to the other team"),
+        Why.CALL_MISSED: tr.gettext("not called on a round your team was likely to win"),
+        Why.CALL_RISKY: tr.gettext("called on a round your team was likely to lose"),
+        Why.NOT_DECLARED: tr.gettext("sequence not declared"),
+        Why.BELLA_LOST: tr.gettext("bella not announced"),
     }
     return texts[why]
 
 
-def _choice(tr: Translator, action: Action, klammern: bool) -> str:
+def why_text(tr: Translator, why: Why) -> str:
+    """The short reason of a judged decision, plain."""
+    return _why(tr, why)
+
+
+def choice_label(
+    tr: Translator, action: Action, klammern: bool, other: Action | None = None
+) -> str:
+    """A decision as a short plain label: a card, a bid, a claim, contra or re, a
+    declaration; a pass where ``other`` is a call or a declaration says which was not made
+    ("no contra")."""
+    return _choice(tr, action, klammern, other)
+
+
+def _choice(tr: Translator, action: Action, klammern: bool, other: Action | None = None) -> str:
     """A decision as a short plain label: a card, a bid, a claim."""
+    if isinstance(action, Bella):
+        return "👑 " + tr.gettext("Bella with {card}").format(card=card_label(tr, action.card))
     if isinstance(action, PlayCard):
         return card_label(tr, action.card)
     if isinstance(action, ClaimRoem):
         return tr.gettext("claim the roem")
+    if isinstance(action, Contra):
+        return tr.pgettext("button", "Contra")
+    if isinstance(action, Re):
+        return tr.pgettext("button", "Re")
+    if isinstance(action, Declare):
+        return declaration_label(tr, action.cards)
+    if isinstance(action, Pass) and isinstance(other, Contra):
+        return tr.gettext("no contra")
+    if isinstance(action, Pass) and isinstance(other, Re):
+        return tr.gettext("no re")
+    if isinstance(action, Pass) and isinstance(other, Declare):
+        return tr.gettext("no declaration")
     if isinstance(action, Action) and action.kind == "pass" and not klammern:
         return bid_text(tr, action)
     return bid_text(tr, action, klammern=klammern)
 
 
-def _where(tr: Translator, j: Judgement) -> str:
-    if j.kind in (Kind.BID, Kind.TRUMP):
+def _where(tr: Translator, j: Judgement | Parting) -> str:
+    if j.kind in (Kind.BID, Kind.TRUMP) or j.trick == 0:
         return tr.gettext("Round {round}, bidding").format(round=j.round)
     if j.trump is None:
         return tr.gettext("Round {round}, trick {trick}").format(round=j.round, trick=j.trick)
     return tr.gettext("Round {round}, trick {trick}, trump {suit}").format(
         round=j.round, trick=j.trick, suit=suit_symbol(j.trump)
     )
+
+
+def where_label(tr: Translator, j: Judgement | Parting) -> str:
+    """Where a decision was: "Round 2, trick 3, trump ♥", "Round 1, bidding". Plain."""
+    return _where(tr, j)
 
 
 def _points(value: float) -> str:
@@ -113,8 +153,8 @@ def decision_html(
             lines.append(labelled(tr, tr.gettext("On the table"), played))
         else:
             lines.append(tr.gettext("You were to lead."))
-    yours = esc(_choice(tr, j.yours, klammern))
-    its = esc(_choice(tr, j.its, klammern))
+    yours = esc(_choice(tr, j.yours, klammern, j.its))
+    its = esc(_choice(tr, j.its, klammern, j.yours))
     lines.append(
         tr.gettext("You: {yours} ({your_score}) · computer: {its} ({its_score})").format(
             yours=bold(yours),
@@ -142,6 +182,29 @@ def _seats(j: Judgement) -> list[Seat]:
     return [Seat((int(j.leader) + i) % 4) for i in range(len(j.table))]
 
 
+def review_caption(tr: Translator, review: Review, *, title: str = "") -> str:
+    """The caption of the review's picture (HTML, well within Telegram's 1024 characters):
+    the title, what was judged with the estimated total, and for a daily both totals next
+    to the par."""
+    head = "🔍 " + bold(esc(tr.gettext("Review of your play")))
+    if title:
+        head += " — " + esc(shorten(title))
+    lines = [head, esc(_summary(tr, review))]
+    if review.par is not None:
+        lines.append(esc(par_summary(tr, review.par)))
+    return "\n".join(lines)
+
+
+def _summary(tr: Translator, review: Review) -> str:
+    return tr.ngettext(
+        "The computer judged your {n} decision from what you could see (your hand, "
+        "the bidding, the cards played): about {points} points lost against its choice.",
+        "The computer judged your {n} decisions from what you could see (your hand, "
+        "the bidding, the cards played): about {points} points lost against its choices.",
+        review.decisions,
+    ).format(n=review.decisions, points=_points(review.total))
+
+
 def review_text(
     tr: Translator,
     review: Review,
@@ -157,15 +220,7 @@ def review_text(
     if title:
         head += " — " + esc(title)
     parts = [head]
-    parts.append(
-        tr.ngettext(
-            "The computer judged your {n} decision from what you could see (your hand, "
-            "the bidding, the cards played): about {points} points lost against its choice.",
-            "The computer judged your {n} decisions from what you could see (your hand, "
-            "the bidding, the cards played): about {points} points lost against its choices.",
-            review.decisions,
-        ).format(n=review.decisions, points=_points(review.total))
-    )
+    parts.append(_summary(tr, review))
     if review.worst:
         parts.append(
             bold(esc(tr.gettext("Costliest decisions")))
@@ -190,6 +245,8 @@ def review_text(
         + esc("\n".join(rows))
         + "</pre>"
     )
+    if review.par is not None:
+        parts.append(par_html(tr, review.par, klammern))
     if klammern:
         parts.append(
             "<i>"
@@ -197,10 +254,69 @@ def review_text(
             + "</i>"
         )
     text = "\n\n".join(parts)
-    while len(text) > MESSAGE_LIMIT and len(parts) > 3:
-        parts.pop(-2 if not klammern else -3)
+    kept = 1 + (review.par is not None) + klammern  # the round table and what follows it
+    while len(text) > MESSAGE_LIMIT and len(parts) > 2 + kept:
+        parts.pop(-1 - kept)
         text = "\n\n".join(parts)
     return text
+
+
+def par_title(tr: Translator) -> str:
+    """The heading of the comparison with the day's par (plain)."""
+    return tr.gettext("Next to the day's par")
+
+
+def par_summary(tr: Translator, par: ParComparison) -> str:
+    """ "Your points 812 · the par's 905 (the strong computer in your seat on these
+    deals)." Plain."""
+    return tr.gettext(
+        "Your points {yours} · the par's {par} (the strong computer in your seat on the "
+        "same deals)."
+    ).format(yours=par.yours, par=par.par)
+
+
+def parting_line(tr: Translator, p: Parting, klammern: bool) -> str:
+    """ "You: K♥ · par: 9♥" (plain)."""
+    return tr.gettext("You: {yours} · par: {par}").format(
+        yours=_choice(tr, p.yours, klammern, p.par), par=_choice(tr, p.par, klammern, p.yours)
+    )
+
+
+def parting_scores(tr: Translator, p: Parting) -> str:
+    """ "The round: you 62, the par 98" (plain)."""
+    return tr.gettext("The round: you {yours}, the par {par}").format(
+        yours=p.your_score, par=p.par_score
+    )
+
+
+def par_html(tr: Translator, par: ParComparison, klammern: bool = False) -> str:
+    """The comparison with the day's par (HTML): the totals, the first decision where the
+    game left the par's line, and the partings whose rounds cost the most."""
+    lines = [bold(esc(par_title(tr))), esc(par_summary(tr, par))]
+    if par.first is None:
+        lines.append(esc(tr.gettext("You played every decision as the par did.")))
+        return "\n".join(lines)
+    first = par.first
+    lines.append(
+        labelled(tr, tr.gettext("First parted"), bold(esc(_where(tr, first))))
+        + "\n"
+        + esc(parting_line(tr, first, klammern))
+        + " — "
+        + esc(parting_scores(tr, first))
+    )
+    shown = [p for p in par.worst if p != first]
+    if shown:
+        lines.append(bold(esc(tr.gettext("Costliest partings"))))
+        for i, p in enumerate(shown, 1):
+            lines.append(
+                f"{i}. {bold(esc(_where(tr, p)))} — "
+                + bold(tr.gettext("−{points} points").format(points=p.cost))
+                + "\n"
+                + esc(parting_line(tr, p, klammern))
+                + " — "
+                + esc(parting_scores(tr, p))
+            )
+    return "\n".join(lines)
 
 
 def review_wait_text(tr: Translator) -> str:
@@ -229,12 +345,21 @@ def review_busy_text(tr: Translator) -> str:
 
 
 __all__ = [
+    "choice_label",
+    "par_html",
+    "par_summary",
+    "par_title",
+    "parting_line",
+    "parting_scores",
     "review_busy_text",
     "review_button",
+    "review_caption",
     "review_in_group_text",
     "review_none_text",
     "review_private_first_text",
     "review_text",
     "review_wait_text",
+    "where_label",
+    "why_text",
     "with_review_button",
 ]

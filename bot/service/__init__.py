@@ -154,7 +154,9 @@ class GameService:
             tables, repo, computers, clock=clock, config=daily_config, spawn=self.spawn
         )
         self.tips = TipService(tables, computers)
-        self.review = ReviewService(tables, repo, computers, player=review_player)
+        self.review = ReviewService(
+            tables, repo, computers, self.play.computer_kind, player=review_player
+        )
         self.alerts = AlertService(tables, repo, clock=clock)
 
 

@@ -6,9 +6,12 @@ held at the end, else the seat they had handed to a computer); the decisions are
 event loop (a replay: milliseconds), then every decision is judged in the computer pool at the
 lowest priority (:data:`bot.computer.REVIEW`), one decision a piece, so a computer's move or a
 tip waits for at most one piece; the hindsight numbers of the shown decisions are one more
-piece. Judging depends only on the positions and the seeds the tip would have had there
-(:func:`bot.service.play.computer_seed`), so the last :data:`REVIEW_CACHE` reviews are kept
-by game and seat: asking again (or while it is being worked out) asks the pool nothing new.
+piece. A daily's review also says where the game and the day's par parted (the par's
+computer asked, in the pool at the same priority, for the seat's decisions of each round until
+the first it would have made otherwise). Judging depends only on the positions and the seeds
+the tip would have had there (:func:`bot.service.play.computer_seed`), so the last
+:data:`REVIEW_CACHE` reviews are kept by game and seat: asking again (or while it is being
+worked out) asks the pool nothing new.
 """
 
 from __future__ import annotations
@@ -16,18 +19,33 @@ from __future__ import annotations
 import asyncio
 from asyncio import Future
 from collections import OrderedDict
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
-from bot.computer import ComputerPlayers
+from bot.computer import ComputerPlayers, choose_notation
 from bot.outcome import Outcome, Refusal, refused
 from bot.render.common import Player
 from bot.service.core import Tables
 from bot.service.play import computer_seed
 from bot.tables import Table
-from engine.ai.review import Judgement, Review, hindsight_of, judge, points, summarize
+from engine.actions import parse_action
+from engine.ai.review import (
+    Judgement,
+    ParComparison,
+    Parting,
+    Point,
+    Review,
+    choices,
+    compare_par,
+    hindsight_of,
+    judge,
+    par_without_computer,
+    parting,
+    points,
+    summarize,
+)
 from engine.ai.strong import StrongPlayer
-from engine.cards import Seat
+from engine.cards import Seat, Team
 from storage import GameStatus, Repository
 
 REVIEW_CACHE = 64
@@ -58,6 +76,9 @@ class ReviewService:
         tables: the tables (loading, the game's title).
         repo: the storage repository (a user's finished games).
         computers: the computer pool that judges.
+        computer_kind: ``(level, deterministic)`` of a table's computers
+            (:meth:`bot.service.play.PlayService.computer_kind`): the daily's par is asked
+            of the same.
         player: the strong player that judges (None: the tip's,
             :func:`engine.ai.tip.tip_player`, so the numbers are the tip's); tests give a
             quicker one.
@@ -68,12 +89,14 @@ class ReviewService:
         tables: Tables,
         repo: Repository,
         computers: ComputerPlayers,
+        computer_kind: Callable[[Table], tuple[str | None, bool]],
         *,
         player: StrongPlayer | None = None,
     ) -> None:
         self.tables = tables
         self.repo = repo
         self.computers = computers
+        self.computer_kind = computer_kind
         self.player = player
         self._review_tasks: OrderedDict[tuple[int, int], Future[Review]] = OrderedDict()
         """The last :data:`REVIEW_CACHE` reviews (or reviews being worked out)."""
@@ -111,6 +134,10 @@ class ReviewService:
         if task is not None and not (
             task.done() and (task.cancelled() or task.exception() is not None)
         ):
+            if table.settings.daily is not None and task.done() and task.result().par is None:
+                # a daily reviewed before its par was stored: add the par once it is
+                task = asyncio.ensure_future(self._add_par(table, seat, task.result()))
+                tasks[key] = task
             tasks.move_to_end(key)
             return task
         task = asyncio.ensure_future(self._work_out(table, seat))
@@ -143,7 +170,55 @@ class ReviewService:
         hind: Review = await run(
             hindsight_of, state.settings, state.seed, actions, review, table=where
         )
-        return hind
+        return await self._add_par(table, seat, hind)
+
+    async def _add_par(self, table: Table, seat: Seat, review: Review) -> Review:
+        """``review`` with the comparison with the day's par, when the par is stored now."""
+        par = await self._next_to_par(table, seat)
+        return replace(review, par=par) if par is not None else review
+
+    async def _next_to_par(self, table: Table, seat: Seat) -> ParComparison | None:
+        """A daily: where the game and the day's par parted (None: not a daily, no par
+        stored yet, or the seat is not the daily's player). Per round, the seat's decisions
+        are put to the par's computer (the daily's level and seeds, in the pool at the
+        review's priority) until the first one it would have made otherwise."""
+        state = table.state
+        day = table.settings.daily
+        if state is None or day is None or seat.team is not Team.NS:
+            return None
+        par = await self.repo.get_daily_par(day)
+        if par is None or par.seed != table.row.seed:
+            return None
+        level, deterministic = self.computer_kind(table)
+        chosen = level or self.computers.level
+        seed, where = table.row.seed, ("review", table.game_id)
+        scores = [
+            (int(r.result.score[Team.NS]), p)
+            for r, p in zip(state.rounds, par.pars, strict=False)
+            if r.result is not None
+        ]
+        rounds: dict[int, list[Point]] = {}
+        for p in choices(state, seat):
+            rounds.setdefault(p.obs.number, []).append(p)
+
+        async def first_apart(found: list[Point]) -> Parting | None:
+            n = found[0].obs.number
+            if n > len(scores):
+                return None
+            for p in found:
+                other = par_without_computer(p)
+                if other is None:
+                    text = await self.computers.review_work(
+                        choose_notation, p.obs, chosen, computer_seed(seed, p.index),
+                        deterministic, table=where,
+                    )  # fmt: skip
+                    other = parse_action(text)
+                if other != p.action:
+                    return parting(p, other, *scores[n - 1])
+            return None
+
+        found = await asyncio.gather(*(first_apart(ps) for ps in rounds.values()))
+        return compare_par([f for f in found if f is not None], scores)
 
 
 def _seat_of(table: Table, user_id: int) -> Seat | None:

@@ -17,7 +17,28 @@ choice, a card, a roem claim in claim mode, ``rules.md`` §3–5, §9.3) is judg
   difference is the round score given up;
 * **roem claims** (§5.5): unclaimed roem that strong would have claimed
   (:func:`engine.ai.view.should_claim`), or roem claimed when claiming only helped the
-  other team, costs the roem.
+  other team, costs the roem;
+* **contra and re** (Klammern, §9.7) by strong's evaluation of the seat's position (its
+  share of sampled worlds where the seat's team wins the round, ``p``): strong calls when
+  ``p`` reaches :attr:`~engine.ai.strong.StrongPlayer.call_share`. A call doubles the small
+  points at stake, worth ``KLAMMERN_WIN · (2p − 1) / 2`` points more in the review's units
+  (half of strong's utility; a later re is not foreseen). The seat's last chance to call is
+  judged: its call, or its last action while it could have called (a card, or a pass that
+  declined it). Judged where the search is sound, i.e. the seat or its partner is to play;
+* **declarations** (Klammern, §9.5, §9.6): a sequence the seat held but did not declare
+  with its first card costs its points (20 or 50) unless a declaration of the other team
+  already made beats the seat's best one; a K or Q of trump played without bella while
+  bella was open costs 20.
+
+A daily's review also puts the game next to the day's par (the same deals played by the
+daily's computers in all four seats, :mod:`bot.daily`): :func:`choices` lists the seat's
+decisions, the bot asks the par's computer at each of them, round by round, until it would have
+chosen otherwise (:func:`par_without_computer` first: the par claims every roem), and
+:func:`parting` / :func:`compare_par` keep where the two lines parted with both round scores.
+Up to the first parting the game is the par's move for move (the other seats are the same
+deterministic computers with the same seeds), so "the same position" is exact there; in a
+later round the par's computer is asked in the game's own position, while the par's round
+score is that of the par game (whose seeds differ once the two logs differ in length).
 
 The cost of a decision is strong's value minus the seat's, at least 0 (strong's card may be
 the basic player's within its tie margin, a little below the best). :func:`hindsight` adds,
@@ -34,10 +55,12 @@ from enum import StrEnum
 from engine.actions import (
     Accept,
     Action,
+    Bella,
     Beter,
     Choose,
     ClaimRoem,
     Contra,
+    Declare,
     Kleintje,
     Pass,
     PlayCard,
@@ -52,6 +75,8 @@ from engine.ai.tip import tip, tip_player
 from engine.ai.view import should_claim, team_index
 from engine.cards import CARDS, Card, Rank, Seat, Suit, Team
 from engine.game import GameState
+from engine.klammern.scoring import BELLA_POINTS as BELLA
+from engine.klammern.sequences import best_team, sequence_value
 from engine.observe import Observation, observe
 from engine.phase import Phase
 from engine.record import replay_actions
@@ -77,6 +102,10 @@ class Kind(StrEnum):
     """A card (§4)."""
     CLAIM = "claim"
     """A roem claim (§5.5)."""
+    CALL = "call"
+    """Klammern contra or re, or not calling it (§9.7)."""
+    DECLARE = "declare"
+    """Klammern: declaring a sequence or bella, or not (§9.5, §9.6)."""
 
 
 class Why(StrEnum):
@@ -104,6 +133,14 @@ class Why(StrEnum):
     """Roem of the team's trick was not claimed."""
     ROEM_CLAIMED_NAT = "roem_claimed_nat"
     """Roem claimed by a team that was nat: it went to the other team (§6.3)."""
+    CALL_MISSED = "call_missed"
+    """Contra or re not called on a round the seat's team was likely to win."""
+    CALL_RISKY = "call_risky"
+    """Contra or re called on a round the seat's team was likely to lose."""
+    NOT_DECLARED = "not_declared"
+    """A sequence of the hand not declared with the first card (§9.5)."""
+    BELLA_LOST = "bella_lost"
+    """Trump K or Q played without announcing bella (§9.6)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +175,8 @@ class Judgement:
         trump: the trump suit (None in bidding before it is known).
         yours: what the seat did; its: what strong would have done.
         your_value: expected round score of the seat's team after ``yours`` (points; bids:
-            ``(162 + margin) / 2`` of the predicted margin, or of the pass threshold).
+            ``(162 + margin) / 2`` of the predicted margin, or of the pass threshold;
+            Klammern calls: half of strong's utility; declarations: the points they add).
         its_value: the same after ``its``.
         cost: ``its_value - your_value``, at least 0 (points).
         why: a short reason, or None.
@@ -179,6 +217,67 @@ class RoundCost:
 
 
 @dataclass(frozen=True, slots=True)
+class Parting:
+    """Where a round of the seat left the day's par: the first decision of the round where
+    the seat chose otherwise than the par's computer in the same position (a daily,
+    :mod:`bot.daily`).
+
+    Attributes:
+        round: the round (1-based); index: the decision's place in the log.
+        kind: what was decided; trick: the trick number (1–8; 0 in bidding).
+        seat: the seat; leader: who led the trick as it stood; table: the trick as it stood.
+        trump: the trump suit (None in bidding before it is known).
+        yours: what the seat did; par: what the par's computer did there.
+        your_score: the round score of the seat's team in the game (points); par_score: the
+            par's round score (points).
+    """
+
+    round: int
+    index: int
+    kind: Kind
+    trick: int
+    seat: Seat
+    leader: Seat
+    table: tuple[Card, ...]
+    trump: Suit | None
+    yours: Action
+    par: Action
+    your_score: int
+    par_score: int
+
+    @property
+    def cost(self) -> int:
+        """The par's round score minus the seat's (points; negative: the seat did better)."""
+        return self.par_score - self.your_score
+
+
+@dataclass(frozen=True, slots=True)
+class ParComparison:
+    """A daily game next to the day's par.
+
+    Attributes:
+        first: the first decision where the game left the par's line (None: it never did).
+        worst: the partings whose rounds cost the most against the par (cost > 0, costliest
+            first, at most ``top``).
+        scores: per round, (the seat's team's round score, the par's).
+    """
+
+    first: Parting | None
+    worst: tuple[Parting, ...]
+    scores: tuple[tuple[int, int], ...]
+
+    @property
+    def yours(self) -> int:
+        """The game's points over the rounds compared."""
+        return sum(y for y, _ in self.scores)
+
+    @property
+    def par(self) -> int:
+        """The par's points over the same rounds."""
+        return sum(p for _, p in self.scores)
+
+
+@dataclass(frozen=True, slots=True)
 class Review:
     """A seat's review of a game.
 
@@ -196,6 +295,8 @@ class Review:
     worst: tuple[Judgement, ...]
     decisions: int = 0
     total: float = field(default=0.0)
+    par: ParComparison | None = None
+    """A daily: where the game and the day's par parted (:func:`compare_par`)."""
 
 
 # --- finding the decisions ----------------------------------------------------------------
@@ -203,9 +304,12 @@ class Review:
 
 def points(game: GameState, seat: Seat) -> list[Point]:
     """The decisions of ``seat`` in the finished (or running) ``game``, in order: every
-    action of the seat where it had more than one legal action (Klammern declarations, bella
-    announcements and contra/re are not judged), and every roem of its team that could have
-    been claimed (claim mode).
+    action of the seat where it had more than one legal action, every roem of its team that
+    could have been claimed (claim mode), and in Klammern the seat's last chance to call
+    contra or re in a round (its call, else its last action while it could have called, as
+    a :class:`~engine.actions.Pass`), sequences left undeclared at its first card (a
+    :class:`~engine.actions.Pass` of kind :attr:`Kind.DECLARE`) and a trump K or Q played
+    without bella while bella was open (the card, kind :attr:`Kind.DECLARE`).
 
     Raises:
         IllegalAction: a corrupt log.
@@ -214,13 +318,24 @@ def points(game: GameState, seat: Seat) -> list[Point]:
     out: list[Point] = []
     claim_mode = game.settings.roem is RoemMode.CLAIM
     chances: list[tuple[int, int, int, Observation]] = []  # (index, round, trick, obs)
+    declined: dict[tuple[int, str], Point] = {}  # (round, contra/re) -> the last chance
+    called: set[tuple[int, str]] = set()
     for index, action in enumerate(game.log):
         cur = state.current
         assert cur is not None
         if action.seat == seat:
             point = point_at(state, action, index)
-            if point is not None:
+            if point is not None and point.kind is Kind.CALL:
+                key = (point.obs.number, _call_name(point.obs))
+                if isinstance(action, Contra | Re):
+                    called.add(key)
+                    out.append(point)
+                else:
+                    declined[key] = point
+            elif point is not None:
                 out.append(point)
+            if isinstance(action, PlayCard) and game.settings.variant is Variant.KLAMMERN:
+                out.extend(_klammern_chances(state, action, index, declined))
         before, number = len(cur.tricks), cur.number
         state, _ = state.apply(action)
         after = state.current if state.current is not None else state.rounds[-1]
@@ -228,6 +343,7 @@ def points(game: GameState, seat: Seat) -> list[Point]:
             trick = after.tricks[-1]
             if trick.roem and trick.winner.team is seat.team:
                 chances.append((index + 1, number, len(after.tricks), observe(after, seat)))
+    out.extend(p for key, p in declined.items() if key not in called)
     rounds = {r.number: r for r in (*state.rounds, *([state.current] if state.current else []))}
     for index, number, trick_no, obs in chances:
         rnd = rounds.get(number)
@@ -237,10 +353,33 @@ def points(game: GameState, seat: Seat) -> list[Point]:
     return out
 
 
+def _call_name(obs: Observation) -> str:
+    """Which call ``obs`` offers: "contra" or "re"."""
+    return "re" if any(isinstance(a, Re) for a in obs.legal) else "contra"
+
+
+def _klammern_chances(
+    state: GameState, action: PlayCard, index: int, declined: dict[tuple[int, str], Point]
+) -> list[Point]:
+    """The Klammern decisions a card of ``action.seat`` also made (:func:`points`): not
+    calling (kept in ``declined``, the last one of a round counts), not declaring, no bella.
+    """
+    seat = action.seat
+    obs = observe(state, seat)
+    out: list[Point] = []
+    if any(isinstance(a, Contra | Re) for a in obs.legal):
+        declined[(obs.number, _call_name(obs))] = Point(index, Kind.CALL, obs, Pass(seat))
+    if any(isinstance(a, Declare) for a in obs.legal):
+        out.append(Point(index, Kind.DECLARE, obs, Pass(seat)))
+    if not isinstance(action, Bella) and Bella(seat, action.card) in obs.legal:
+        out.append(Point(index, Kind.DECLARE, obs, action))
+    return out
+
+
 def point_at(state: GameState, action: Action, index: int | None = None) -> Point | None:
     """The decision ``action`` of ``action.seat`` in ``state`` (before it is applied), or
-    None when it is not judged (no choice, a declaration, contra or re). ``index``: its
-    place in the log (default: the actions of ``state`` so far)."""
+    None when it is not judged (no choice). ``index``: its place in the log (default: the
+    actions of ``state`` so far)."""
     obs = observe(state, action.seat)
     kind = _kind(obs, action)
     if kind is None:
@@ -254,7 +393,9 @@ def _kind(obs: Observation, action: Action) -> Kind | None:
     if isinstance(action, ClaimRoem):
         return Kind.CLAIM if obs.settings.roem is RoemMode.CLAIM else None
     if isinstance(action, Contra | Re):
-        return None
+        return Kind.CALL
+    if isinstance(action, Declare):
+        return Kind.DECLARE
     if obs.phase is Phase.BIDDING:
         if len(obs.legal) < 2:
             return None
@@ -263,6 +404,8 @@ def _kind(obs: Observation, action: Action) -> Kind | None:
         if isinstance(action, Pass | Accept | Choose | Kleintje | Beter):
             return Kind.BID
         return None
+    if isinstance(action, Pass) and any(isinstance(a, Contra | Re) for a in obs.legal):
+        return Kind.CALL
     if isinstance(action, PlayCard):
         cards = {a.card for a in obs.legal if isinstance(a, PlayCard)}
         return Kind.CARD if len(cards) > 1 else None
@@ -287,6 +430,10 @@ def judge(point: Point, seed: int, player: StrongPlayer | None = None) -> Judgem
         return _judge_claim(point)
     if point.kind in (Kind.BID, Kind.TRUMP):
         return _judge_bid(point)
+    if point.kind is Kind.DECLARE:
+        return _judge_declare(point)
+    if point.kind is Kind.CALL:
+        return _judge_call(point, seed, player if player is not None else tip_player())
     return _judge_card(point, seed, player if player is not None else tip_player())
 
 
@@ -296,7 +443,7 @@ def _base(point: Point, yours: Action, its: Action, mine: float, theirs: float) 
     return Judgement(
         point.index,
         obs.number,
-        len(obs.tricks) + (point.kind is Kind.CARD),
+        len(obs.tricks) + (point.kind in (Kind.CARD, Kind.CALL, Kind.DECLARE)),
         point.kind,
         obs.seat,
         obs.leader,
@@ -435,6 +582,59 @@ def _judge_claim(point: Point) -> Judgement | None:
     return j
 
 
+def _judge_call(point: Point, seed: int, player: StrongPlayer) -> Judgement | None:
+    """Contra or re, called or not (module docstring); None when the search is not sound
+    from the seat's view (an opponent to play) or no world fitted the budget."""
+    obs = point.obs
+    seat = obs.seat
+    assert seat is not None and obs.klammern is not None
+    calls = [a for a in obs.legal if isinstance(a, Contra | Re)]
+    mover = Seat((int(obs.leader) + len(obs.trick)) % 4)
+    if not calls or mover.team is not seat.team or obs.trump is None:
+        return None
+    ev = player.evaluate(obs, knowledge(obs), random.Random(seed))
+    if not ev.values:
+        return None
+    km = obs.klammern
+    stake = 4 if km.re is not None else 2 if km.contra is not None else 1
+    base = max(ev.values.values()) / 2
+    more = stake * player.klammern_win * (2 * ev.win_share - 1) / 2
+    its: Action = calls[0] if ev.win_share >= player.call_share else Pass(seat)
+
+    def value(a: Action) -> float:
+        return base + more if isinstance(a, Contra | Re) else base
+
+    j = _base(point, point.action, its, value(point.action), value(its))
+    if j.cost > 0:
+        j = _with_why(j, Why.CALL_MISSED if isinstance(point.action, Pass) else Why.CALL_RISKY)
+    return j
+
+
+def _judge_declare(point: Point) -> Judgement | None:
+    """A Klammern declaration (module docstring): a declared sequence costs nothing; the
+    sequences left undeclared their points unless the other team's declarations already
+    made beat the seat's best; a forgotten bella 20."""
+    obs = point.obs
+    seat = obs.seat
+    km = obs.klammern
+    assert seat is not None and km is not None and obs.trump is not None
+    yours = point.action
+    if isinstance(yours, Declare):
+        return _base(point, yours, yours, 0.0, 0.0)
+    if isinstance(yours, PlayCard):
+        j = _base(point, yours, Bella(seat, yours.card), 0.0, float(BELLA))
+        return _with_why(j, Why.BELLA_LOST)
+    left = [a for a in obs.legal if isinstance(a, Declare)]
+    if not left:
+        return None
+    ours = [d.cards for d in km.declarations if d.team is seat.team] + [a.cards for a in left]
+    theirs = [d.cards for d in km.declarations if d.team is not seat.team]
+    beaten = best_team({seat.team: ours, seat.team.other: theirs}, obs.trump) is not seat.team
+    lost = 0.0 if beaten else float(sum(sequence_value(a.cards) for a in left))
+    j = _base(point, yours, left[0] if lost else yours, 0.0, lost)
+    return _with_why(j, Why.NOT_DECLARED) if j.cost > 0 else j
+
+
 # --- hindsight ------------------------------------------------------------------------------
 
 
@@ -475,6 +675,70 @@ def hindsight(state: GameState, j: Judgement, max_nodes: int = HINDSIGHT_NODES) 
         return None
     sign = 1 if j.seat.team is Team.NS else -1
     return round(sign * (res.values[its] - res.values[mine]) / 2, 1)
+
+
+# --- next to the par ---------------------------------------------------------------------------
+
+
+def choices(game: GameState, seat: Seat) -> list[Point]:
+    """Every action of ``seat`` in ``game`` where it had more than one legal action, in log
+    order (kind :attr:`Kind.BID` in bidding, else as :func:`points` says or
+    :attr:`Kind.CARD`): the places where it could leave the par's line.
+
+    Raises:
+        IllegalAction: a corrupt log.
+    """
+    state = GameState.new(game.settings, game.seed)
+    out: list[Point] = []
+    for index, action in enumerate(game.log):
+        if action.seat == seat:
+            obs = observe(state, seat)
+            if len(obs.legal) > 1:
+                kind = _kind(obs, action) or (Kind.BID if obs.phase is Phase.BIDDING else Kind.CARD)
+                out.append(Point(index, kind, obs, action))
+        state, _ = state.apply(action)
+    return out
+
+
+def par_without_computer(point: Point) -> Action | None:
+    """The par's action at ``point`` when it needs no computer: the par game claims every
+    roem at once (:meth:`bot.service.daily.DailyOps.daily_par`). None: ask the computer."""
+    seat = point.obs.seat
+    assert seat is not None
+    claim = ClaimRoem(seat)
+    return claim if claim in point.obs.legal else None
+
+
+def parting(point: Point, par: Action, your_score: int, par_score: int) -> Parting:
+    """The :class:`Parting` at ``point`` where the par's computer chose ``par``."""
+    obs = point.obs
+    assert obs.seat is not None
+    bidding = obs.phase is Phase.BIDDING
+    return Parting(
+        obs.number,
+        point.index,
+        point.kind,
+        0 if bidding else len(obs.tricks) + 1,
+        obs.seat,
+        obs.leader,
+        obs.trick,
+        obs.trump,
+        point.action,
+        par,
+        your_score,
+        par_score,
+    )
+
+
+def compare_par(
+    partings: Sequence[Parting], scores: Sequence[tuple[int, int]], top: int = 3
+) -> ParComparison:
+    """The comparison from each round's parting (at most one a round, any order) and the
+    round scores ``(yours, par's)`` per round: the first parting, and the ``top`` partings
+    whose rounds cost the most against the par."""
+    ordered = sorted(partings, key=lambda p: p.index)
+    worst = sorted((p for p in ordered if p.cost > 0), key=lambda p: (-p.cost, p.index))
+    return ParComparison(ordered[0] if ordered else None, tuple(worst[:top]), tuple(scores))
 
 
 # --- the review ------------------------------------------------------------------------------
@@ -552,14 +816,20 @@ __all__ = [
     "TOP",
     "Judgement",
     "Kind",
+    "ParComparison",
+    "Parting",
     "Point",
     "Review",
     "RoundCost",
     "Why",
     "bid_values",
+    "choices",
+    "compare_par",
     "hindsight",
     "hindsight_of",
     "judge",
+    "par_without_computer",
+    "parting",
     "point_at",
     "points",
     "review_game",

@@ -18,6 +18,9 @@ kind                 what the client gets                                    PTB
 ``"timeout_lost"``   nothing until the client gives up: the call did not     ``TimedOut``
                      take effect
 ``"disconnect"``     the connection is closed without an answer              ``NetworkError``
+``"photo_refused"``  HTTP 400 ``{"ok":false,"error_code":400,"description":  ``BadRequest``
+                     "Bad Request: IMAGE_PROCESS_FAILED"}``: Telegram could
+                     not process an uploaded picture (nothing is sent)
 ==================== ======================================================= ================
 
 ``takes_effect`` overrides the default of a kind ("500 but the message was sent" is real
@@ -41,7 +44,9 @@ if TYPE_CHECKING:
     from .calls import ApiCall
 
 JSONDict = dict[str, Any]
-FaultKind = Literal["500", "502", "slow", "timeout_delivered", "timeout_lost", "disconnect"]
+FaultKind = Literal[
+    "500", "502", "slow", "timeout_delivered", "timeout_lost", "disconnect", "photo_refused"
+]
 FAULT_KINDS: tuple[str, ...] = get_args(FaultKind)
 Sleep = Callable[[float], Awaitable[None]]
 Answer = Callable[[], Awaitable[tuple[int, JSONDict]]]
@@ -54,7 +59,14 @@ TAKES_EFFECT: dict[str, bool] = {
     "timeout_delivered": True,
     "timeout_lost": False,
     "disconnect": False,
+    "photo_refused": False,
 }
+IMAGE_PROCESS_FAILED: JSONDict = {
+    "ok": False,
+    "error_code": 400,
+    "description": "Bad Request: IMAGE_PROCESS_FAILED",
+}
+"""Telegram's answer to a picture it could not process."""
 INTERNAL_SERVER_ERROR: JSONDict = {
     "ok": False,
     "error_code": 500,
@@ -195,6 +207,9 @@ class FaultInjector:
         if rule.kind == "500":
             call.record(500, INTERNAL_SERVER_ERROR)
             return web.json_response(INTERNAL_SERVER_ERROR, status=500)
+        if rule.kind == "photo_refused":
+            call.record(400, IMAGE_PROCESS_FAILED)
+            return web.json_response(IMAGE_PROCESS_FAILED, status=400)
         if rule.kind == "502":
             call.status, call.description = 502, "Bad Gateway"
             return web.Response(status=502, text=BAD_GATEWAY_PAGE, content_type="text/html")

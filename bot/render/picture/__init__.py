@@ -21,7 +21,8 @@ picture is the same on every machine; nothing is fetched. Modules: :mod:`.sheet_
 (where everything goes, measured, as a :class:`.layout.Layout`), :mod:`.draw` (painting and
 PNG), :mod:`.text` (fonts, names of any script, shortening), :mod:`.shaping` (Arabic forms
 and right-to-left order), :mod:`.caption` (caption and the picture/text switch button),
-:mod:`.board_layout` (the standings and the board).
+:mod:`.board_layout` (the standings and the board), :mod:`.review_layout` (a player's review:
+``render_review_png(tr, review, title=..., players=...)``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from bot.i18n import Translator
+from bot.render.common import Player
 from bot.render.picture.board_layout import layout_board, layout_top
 from bot.render.picture.caption import (
     CAPTION_LIMIT,
@@ -41,6 +43,7 @@ from bot.render.picture.caption import (
 )
 from bot.render.picture.draw import encode_png, paint
 from bot.render.picture.layout import Layout
+from bot.render.picture.review_layout import layout_review
 from bot.render.picture.sheet_layout import WIDTH, layout_sheet
 from bot.render.picture.text import FONT_FILES, FONTS_DIR
 from bot.render.sheet_view import SheetView
@@ -48,6 +51,7 @@ from bot.render.standings import TOP_LINES
 from bot.service import Board
 from bot.standings import Standing
 from bot.taps import Period
+from engine.ai.review import Review
 from storage.stats_rows import DailyPar
 
 _RENDER = threading.Lock()
@@ -78,7 +82,7 @@ def render_sheet_png(view: SheetView, tr: Translator) -> bytes:
 
 
 CACHED = 32
-"""Standings and board pictures kept (the newest): the same ``/top`` asked again, a flood
+"""Standings, board and review pictures kept (the newest): the same ``/top`` asked again, a flood
 of taps on a period button, is drawn once."""
 _CACHE: OrderedDict[Hashable, bytes] = OrderedDict()
 
@@ -119,6 +123,30 @@ def render_top_png(
         return _cached(key, lambda: layout_top(tr, title, period, lines, names))
 
 
+def render_review_png(
+    tr: Translator,
+    review: Review,
+    *,
+    title: str = "",
+    players: Sequence[Player] | None = None,
+) -> bytes:
+    """A player's review as PNG bytes (what :func:`bot.render.review.review_text` shows;
+    layout :func:`.review_layout.layout_review`).
+
+    1000 px wide, about 1700 px high and 45-60 kB with five decisions and 16 rounds, some
+    2500 px and 70 kB with a daily's par and its three partings (``bench/bench_review.py
+    --picture``); 100-400 ms of CPU. In a worker thread, cached, as
+    :func:`render_top_png`.
+
+    Raises:
+        FileNotFoundError: the package was installed without its fonts.
+    """
+    who = tuple(players) if players is not None else None
+    key = ("review", tr.language, id(tr), review, title, who)
+    with _RENDER:
+        return _cached(key, lambda: layout_review(tr, review, title=title, players=who))
+
+
 def render_board_png(tr: Translator, board: Board, *, par: DailyPar | None = None) -> bytes:
     """A day's board as PNG bytes (what :func:`bot.render.standings.board_text` shows, with
     the difference to ``par`` when it is known; layout :func:`.board_layout.layout_board`).
@@ -147,9 +175,11 @@ __all__ = [
     "WIDTH",
     "Layout",
     "layout_board",
+    "layout_review",
     "layout_sheet",
     "layout_top",
     "render_board_png",
+    "render_review_png",
     "render_sheet_png",
     "render_top_png",
     "sheet_caption",
