@@ -143,6 +143,7 @@ def build_application(
             shared=repo.shared,
         )
         presenter = Presenter(service, outbox, app.bot.username)
+        outbox.on_lost = presenter.hand_lost  # an ephemeral hand not shown: the private one
         if outbox.shared:
             outbox.refresh = presenter.refresh
             outbox.claims = SurfaceClaims(repo, service.clock)

@@ -40,6 +40,7 @@ from bot.taps import (
     Leave,
     MalformedCallback,
     Move,
+    MyCards,
     NextSetting,
     Payload,
     PickLanguage,
@@ -57,6 +58,7 @@ from bot.taps import (
     decode,
     scope,
 )
+from bot.telegram_ext import tapped_message
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +110,9 @@ async def on_button(update: Update, context: Context) -> None:
     if isinstance(payload, Tip):
         await _tip(update, context, tap, tr)
         return
+    if isinstance(payload, MyCards):
+        await _my_cards(update, context, tap, tr)
+        return
     if isinstance(payload, ReviewPlay):
         await on_review_button(update, context, tap, tr)
         return
@@ -144,9 +149,12 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     if message is None:
         return False
     chat_id, user_id = message.chat.id, query.from_user.id
+    row = table.row
+    tapped = tapped_message(query)
+    if tapped is not None and tapped.ephemeral:  # a hand shown in the group (telegram_ext)
+        return scope(payload) == "a" and tapped.receiver_id == user_id and chat_id == row.chat_id
     if scope(payload) == "a":
         return chat_id == user_id
-    row = table.row
     topic = isinstance(message, Message) and message.is_topic_message
     thread = message.message_thread_id if isinstance(message, Message) and topic else None
     in_place = chat_id == row.chat_id and (row.thread_id is None or thread == row.thread_id)
@@ -189,7 +197,16 @@ async def _dispatch(
             return await service.reclaim(tap.game_id, tap.version, user_id, seat)
         case Handover():
             return await service.handover(tap.game_id, user_id)
-        case ConfirmStop() | ShowSheet() | Tip() | ReviewPlay() | Again() | Ready() | WantAlerts():
+        case (
+            ConfirmStop()
+            | ShowSheet()
+            | Tip()
+            | ReviewPlay()
+            | Again()
+            | Ready()
+            | WantAlerts()
+            | MyCards()
+        ):
             return refused(Refusal.MALFORMED)
         case _:
             assert_never(payload)
@@ -234,14 +251,6 @@ async def _answer(
     await answer_query(context, query, text, alert=out.refusal is not None, url=link)
 
 
-def _on_message(query_message: object, chat_id: int, message_id: int) -> bool:
-    """Whether the tapped message is the given one."""
-    return isinstance(query_message, Message) and (
-        query_message.chat.id,
-        query_message.message_id,
-    ) == (chat_id, message_id)
-
-
 async def _handover_prompt(
     update: Update, context: Context, tap: Tap, step: Handover, tr: Translator
 ) -> None:
@@ -254,11 +263,13 @@ async def _handover_prompt(
     hand = (
         view.table.row.seats[seat].hand_message if view is not None and seat is not None else None
     )
+    tapped = tapped_message(query)
     if (
         view is None
         or seat is None
         or hand is None
-        or not _on_message(query.message, hand.chat_id, hand.message_id)
+        or tapped is None
+        or (tapped.chat_id, tapped.message_id) != (hand.chat_id, hand.message_id)
     ):
         await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
         return
@@ -267,6 +278,25 @@ async def _handover_prompt(
         data.presenter.handover_prompt(view, seat, query.from_user.id)
     else:
         await data.presenter.hand_again(view.game_id, query.from_user.id)
+
+
+async def _my_cards(update: Update, context: Context, tap: Tap, tr: Translator) -> None:
+    """The table's "🂠 my cards": a seated player's hand as a message in the group that they
+    alone see (:mod:`bot.presenter.ephemeral`), answering this very tap (Telegram takes it
+    only so); from now on their choice. Anyone else is refused as on a hand button."""
+    query = update.callback_query
+    assert query is not None
+    data = context.app_data
+    user_id = query.from_user.id
+    table = await data.service.load(tap.game_id)
+    seat = table.seat_of(user_id) if table is not None else None
+    if table is None or table.state is None or table.state.is_over or seat is None:
+        await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
+        return
+    await data.service.set_hand_place(user_id, "group")
+    shown = await data.presenter.cards_in_group(tap.game_id, user_id, query.id)
+    out = Outcome(game_id=tap.game_id) if shown else refused(Refusal.NOT_YOUR_HAND)
+    await _answer(update, context, tr, out)
 
 
 async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> None:
