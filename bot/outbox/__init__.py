@@ -300,7 +300,8 @@ class Outbox(OutboxCalls):
             surface.fresh, surface.keep_old, surface.again = True, keep_old, again
             if pending is not None:
                 self._chat(chat_id).jobs.remove(pending)
-            self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface))
+            # the answer to a tap goes first: Telegram takes it only within its window
+            self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface), front=query is not None)
         elif pending is None and (surface.fresh or surface.shown != content.key):
             self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface))
 
@@ -477,9 +478,12 @@ class Outbox(OutboxCalls):
             return None
         return next((j for j in chat.jobs if j.surface is surface), None)
 
-    def _enqueue(self, job: Job) -> None:
+    def _enqueue(self, job: Job, *, front: bool = False) -> None:
         chat = self._chat(job.chat_id)
-        chat.jobs.append(job)
+        if front:
+            chat.jobs.insert(0, job)
+        else:
+            chat.jobs.append(job)
         if chat.sleeper is not None:  # wake the worker: this one may fit now
             chat.sleeper.cancel()
         if chat.worker is None and not self._closed:

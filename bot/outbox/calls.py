@@ -65,7 +65,7 @@ class OutboxCalls:
     def _chat(self, chat_id: int) -> ChatQueue:
         raise NotImplementedError
 
-    def _enqueue(self, job: Job) -> None:
+    def _enqueue(self, job: Job, *, front: bool = False) -> None:
         raise NotImplementedError
 
     def delete(self, chat_id: int, message_id: int, *, receiver: int | None = None) -> None:

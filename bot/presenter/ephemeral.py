@@ -129,7 +129,7 @@ class EphemeralOps(PresenterBase):
             view = await self.source.view(game_id)
             if view is None or view.table.user_id(seat) != receiver:
                 return
-            self._places[(game_id, int(seat))] = "private"
+            self._leave_group(view, seat, receiver)  # what is left of it goes
             self.send_hand(view, seat, receiver, fresh=True, again=True)
 
     def send_hand(

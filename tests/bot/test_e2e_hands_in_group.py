@@ -15,9 +15,11 @@ import pytest
 
 from bot.admin import export
 from tests.fakebot import FakeBotApi, SimUser, run_polling
-from tests.fakebot.model import FakeChat, FakeMessage
+from tests.fakebot.model import CallbackQueryRecord, FakeChat, FakeMessage
 
-from .helpers import ACTION, active_buttons, by_action, hand_message, make_app, pick
+from .helpers import ACTION, active_buttons, by_action, hand_message, hand_version, make_app, pick
+
+_NONE = FakeMessage(chat_id=0, message_id=0, date=0, from_user=None)
 
 CARDS = "cards"
 """The action token of the table's "🂠 my cards" button."""
@@ -163,3 +165,157 @@ async def test_a_whole_game_with_hands_in_the_group_and_no_private_chat(
     edits = fake_api.calls.filter("editEphemeralMessageText", chat_id=group.id)
     assert len(edits) >= taps and all(c.ok for c in edits)
     assert not fake_api.unknown_methods and not fake_api.internal_errors
+
+
+@pytest.mark.slow(30)
+async def test_an_offline_player_falls_back_to_the_private_hand(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Cas is offline when he asks for his cards in the group: Telegram does not deliver
+    them, so he gets his private hand. Dirk plays in the group until he goes offline: his
+    next hand edit is not delivered, and his private hand carries on. Both finish the
+    game."""
+    db = tmp_path / "bot.sqlite3"
+    names = ("Anna", "Bert", "Cas", "Dirk")
+    humans = [fake_api.add_user(n, language_code="nl", started=True) for n in names]
+    anna, bert, cas, dirk = humans
+    group = fake_api.add_group("Kaartclub", members=humans, admins=[anna])
+    rng = random.Random(5)
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=True)
+        fake_api.set_offline(cas)
+        for user in humans:
+            await cards_here(fake_api, bot, group, user)
+        assert fake_api.ephemeral_messages(group, cas) == []
+        assert hand_message(cas) is not None  # his private hand instead
+        assert all(group_hand(fake_api, group, u) is not None for u in (anna, bert, dirk))
+        await play(fake_api, bot, group, humans, rng, limit=12)
+        in_group = group_hand(fake_api, group, dirk)
+        assert in_group is not None
+        before = len(private_sends(fake_api, dirk))
+        fake_api.set_offline(dirk)
+        await play(fake_api, bot, group, humans, rng)
+        refused = fake_api.calls.filter("editEphemeralMessageText", chat_id=group.id, ok=False)
+        assert refused and all("not delivered" in str(c.description) for c in refused)
+        assert len(private_sends(fake_api, dirk)) > before  # his private hand took over
+    fake_api.assert_callbacks_answered_once()
+    game = await _finished(db)
+    assert game["status"] == "finished" and len(game["rounds"]) == 8
+    assert not fake_api.internal_errors
+
+
+@pytest.mark.slow(30)
+async def test_hands_in_the_group_and_in_private_at_one_table(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """At a table with private hands (the default) Anna and Bert take their cards into the
+    group: their private hands say so (no buttons left) and get nothing more; Cas and Dirk
+    play in private as ever, and see nobody's cards in the group."""
+    db = tmp_path / "bot.sqlite3"
+    names = ("Anna", "Bert", "Cas", "Dirk")
+    humans = [fake_api.add_user(n, language_code="nl", started=True) for n in names]
+    anna, bert, cas, dirk = humans
+    group = fake_api.add_group("Kaartclub", members=humans, admins=[anna])
+    rng = random.Random(3)
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=False)
+        assert all(hand_message(u) is not None for u in humans)  # private, as ever
+        for user in (anna, bert):
+            old = hand_message(user)
+            assert old is not None
+            await cards_here(fake_api, bot, group, user)
+            assert "Kaartclub" in old.body and old.keyboard_rows() == []  # says where they are
+        switched = len(fake_api.calls)
+        await play(fake_api, bot, group, humans, rng)
+        for user in (anna, bert):
+            assert fake_api.calls.filter("sendMessage", chat_id=user.id, since=switched) == []
+            assert len(fake_api.ephemeral_messages(group, user)) == 1
+        for user in (cas, dirk):
+            assert fake_api.ephemeral_messages(group, user) == []
+            assert private_sends(fake_api, user)
+            assert all(m.receiver_id in (anna.id, bert.id) for m in fake_api.chat(group).ephemeral)
+    fake_api.assert_callbacks_answered_once()
+    game = await _finished(db)
+    assert game["status"] == "finished"
+    assert not fake_api.internal_errors
+
+
+@pytest.mark.slow(30)
+async def test_a_restart_mid_trick_carries_on_in_the_same_hands(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """The bot stops in the middle of a trick and starts again on the same database: the
+    players' hands in the group are the same messages, edited on, and the game ends without
+    any private message."""
+    db = tmp_path / "bot.sqlite3"
+    humans = [fake_api.add_user(n, language_code="nl") for n in ("Anna", "Bert", "Cas", "Dirk")]
+    group = fake_api.add_group("Kaartclub", members=humans, admins=[humans[0]])
+    rng = random.Random(9)
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=True)
+        for user in humans:
+            await cards_here(fake_api, bot, group, user)
+        await play(fake_api, bot, group, humans, rng, limit=10)  # bids, then cards
+    hands = {u.id: fake_api.ephemeral_messages(group, u) for u in humans}
+    assert all(len(h) == 1 for h in hands.values())
+    restarted = len(fake_api.calls)
+    async with run_polling(make_app(fake_api, db), fake_api) as bot:
+        taps = await play(fake_api, bot, group, humans, rng)
+    assert taps > 0
+    for user in humans:
+        assert fake_api.ephemeral_messages(group, user) == hands[user.id]  # the same message
+        assert user.private_chat.bot_messages == []
+    edits = fake_api.calls.filter("editEphemeralMessageText", chat_id=group.id, since=restarted)
+    assert {int(c.param("receiver_user_id")) for c in edits} == {u.id for u in humans}
+    game = await _finished(db)
+    assert game["status"] == "finished"
+    assert not fake_api.internal_errors
+
+
+async def test_a_tap_on_somebody_elses_hand_in_the_group_is_refused(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Only its owner sees a hand in the group; a tap sent on it by anybody else (forged:
+    Telegram shows it to nobody else) is refused like a tap on another's private hand, and
+    the game does not move. So is "my cards" from somebody without a seat."""
+    db = tmp_path / "bot.sqlite3"
+    humans = [fake_api.add_user(n, language_code="en") for n in ("Anna", "Bert", "Cas", "Dirk")]
+    anna, bert = humans[:2]
+    eve = fake_api.add_user("Eve", language_code="en")
+    group = fake_api.add_group("Club", members=[*humans, eve], admins=[anna])
+    async with run_polling(make_app(fake_api, db, default_language="en"), fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=True)
+        for user in humans:
+            await cards_here(fake_api, bot, group, user)
+        owner = next(u for u in humans if active_buttons(group_hand(fake_api, group, u) or _NONE))
+        hand = group_hand(fake_api, group, owner)
+        assert hand is not None
+        with pytest.raises(LookupError):  # nobody else sees it
+            await (eve if owner is not eve else bert).tap(hand, by_action("pass"))
+        stranger = bert if owner is not bert else anna
+        _, action = active_buttons(hand)[0]
+        data = next(t for row in hand.keyboard_rows() for _, t in row if t and t.endswith(action))
+        world = fake_api.world
+        query = CallbackQueryRecord(
+            id=world.new_query_id(), user_id=stranger.id, chat_id=group.id,
+            message_id=hand.message_id, data=data, created=fake_api.clock(), ephemeral=True,
+        )  # fmt: skip
+        world.callback_queries[query.id] = query
+        fake_api.enqueue(
+            "callback_query",
+            {
+                "id": query.id,
+                "from": stranger.record.to_api(),
+                "message": hand.to_api(fake_api.chat(group)),
+                "chat_instance": "1",
+                "data": data,
+            },
+        )
+        await bot.settle()
+        assert query.answered and query.show_alert
+        assert hand_version(hand) == hand_version(group_hand(fake_api, group, owner) or hand)
+        nobody = await eve.tap(table_message(fake_api, group), by_action(CARDS))
+        record = await nobody.wait_answered()
+        assert record.show_alert
+        assert fake_api.ephemeral_messages(group, eve) == []
+    fake_api.assert_callbacks_answered_once()
