@@ -592,6 +592,8 @@ class Outbox(OutboxCalls):
         for job in (*lobbies, *(j for j in chat.jobs if j not in lobbies)):
             table = self._is_table_edit(job)
             lobby = job.surface is not None and job.surface.lobby
+            if self._is_hand_edit(job):  # within the table's share, a second after its edit
+                table = lobby = True
             if job.not_before > now:
                 waits.append((job.not_before - now, False))
             elif job.kind is Kind.DELETE:  # Telegram does not count deletes

@@ -82,6 +82,14 @@ class OutboxCalls:
             s is not None and s.table and not s.final and not s.fresh and s.message_id is not None
         )
 
+    def _is_hand_edit(self, job: Job) -> bool:
+        """An edit of a hand shown in the group (an ephemeral surface without a tap to
+        answer): it keeps within the table's share of the group's budget, so that replies
+        to people go first, and needs only the lobby's gap after the table's last edit
+        (:meth:`bot.outbox.Outbox._pick`)."""
+        s = job.surface
+        return s is not None and s.receiver is not None and s.query is None
+
     async def _run(self, job: Job) -> None:
         """One call, with the error policy (see the module docstring)."""
         if job.withdrawn:

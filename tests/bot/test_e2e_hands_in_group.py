@@ -6,6 +6,7 @@ in-group hand is refused; the table stays within the group's limits."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,9 +16,19 @@ import pytest
 
 from bot.admin import export
 from tests.fakebot import FakeBotApi, SimUser, run_polling
+from tests.fakebot.flood import RateLimits
 from tests.fakebot.model import CallbackQueryRecord, FakeChat, FakeMessage
 
-from .helpers import ACTION, active_buttons, by_action, hand_message, hand_version, make_app, pick
+from .helpers import (
+    ACTION,
+    FastTime,
+    active_buttons,
+    by_action,
+    hand_message,
+    hand_version,
+    make_app,
+    pick,
+)
 
 _NONE = FakeMessage(chat_id=0, message_id=0, date=0, from_user=None)
 
@@ -319,3 +330,67 @@ async def test_a_tap_on_somebody_elses_hand_in_the_group_is_refused(
         assert record.show_alert
         assert fake_api.ephemeral_messages(group, eve) == []
     fake_api.assert_callbacks_answered_once()
+
+
+GROUP_CALLS = (
+    "sendMessage",
+    "sendPhoto",
+    "editMessageText",
+    "editMessageMedia",
+    "editEphemeralMessageText",
+    "editEphemeralMessageReplyMarkup",
+)
+"""What Telegram counts in a group's 20 a minute; the hands in the group count too."""
+
+
+@pytest.mark.slow(40)
+async def test_hands_in_a_talkative_group_stay_within_its_limit(tmp_path: Path) -> None:
+    """Four quick players with their hands in the group, and a command every 6 s (time 20
+    times faster), for a round: the hands' edits keep within the table's share of the
+    group's budget, so replies go first; no 429, nothing left waiting, never more than 20
+    calls in any 60 s, and in the end the hand of the one to act has live buttons."""
+    fast = FastTime()
+    async with FakeBotApi(clock=fast.now) as api:
+        api.enable_rate_limits(RateLimits(group_per_minute=20))
+        humans = [api.add_user(n, language_code="nl") for n in ("A", "B", "C", "D")]
+        group = api.add_group("Club", members=humans, admins=humans[:1])
+        app = make_app(api, tmp_path / "db.sqlite3", budget=fast.budget(private=False))
+        async with run_polling(app, api) as bot:
+            await open_table(api, bot, group, humans, in_group=True, rounds=False)
+            start = len(api.calls)
+            for user in humans:
+                await cards_here(api, bot, group, user)
+            assert all(group_hand(api, group, u) is not None for u in humans)
+            rng = random.Random(5)
+            commands, cards = 0, 0
+            next_command = fast.now()
+            while cards < 32:
+                if fast.now() >= next_command:
+                    await humans[commands % 4].send(group, "/score")
+                    commands += 1
+                    next_command += 6.0
+                for user in humans:
+                    message = group_hand(api, group, user)
+                    buttons = active_buttons(message) if message else []
+                    if message is not None and buttons:
+                        _, action = pick(buttons, rng)
+                        tap = await user.tap(message, by_action(action))
+                        query = await tap.wait_answered()
+                        cards += action.startswith("play:") and not query.show_alert
+                        break
+                await asyncio.sleep(1.5 / fast.factor)  # quick players: 1.5 s a move
+            await bot.settle(timeout=30)
+            await asyncio.sleep(65 / fast.factor)  # a whole window: every deferred edit ran
+            await bot.settle(timeout=30)
+            assert app.bot_data["app"].presenter.outbox.waiting() == 0
+            version = max(hand_version(group_hand(api, group, u) or _NONE) or 0 for u in humans)
+        assert not [c for c in api.calls.errors(start) if c.status == 429]
+        assert all(u.private_chat.bot_messages == [] for u in humans)
+        replies = [
+            c
+            for c in api.calls.filter("sendMessage", chat_id=group.id, since=start)
+            if c.param("reply_to_message_id") or "reply_parameters" in c.params
+        ]
+        assert commands >= 10 and len(replies) >= 5  # the same /score twice: one answer
+        assert api.calls.max_in_window(group.id, 60.0, GROUP_CALLS) <= 20
+        assert version > 0  # the hand of the one to act is current: it has live buttons
