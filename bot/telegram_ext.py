@@ -35,6 +35,7 @@ __all__ = [
     "TappedMessage",
     "delete_ephemeral",
     "edit_ephemeral_text",
+    "refusal",
     "send_ephemeral",
     "tapped_message",
 ]
@@ -86,8 +87,9 @@ class EphemeralGone(EphemeralError):
     """The ephemeral message to edit or delete no longer exists."""
 
 
-def _refusal(exc: BadRequest) -> EphemeralError:
-    """Map a 400 of an ephemeral call to its typed error."""
+def refusal(exc: BadRequest) -> EphemeralError:
+    """The typed error of a 400 answer to an ephemeral call (matched on Telegram's
+    description: not delivered, query too old, not found, else :class:`EphemeralError`)."""
     text = exc.message.lower()
     if "not delivered" in text or "user_offline" in text or "offline" in text:
         return EphemeralNotDelivered(exc.message)
@@ -138,7 +140,7 @@ async def send_ephemeral(
             api_kwargs={"ephemeral_message_parameters": params},
         )
     except BadRequest as exc:
-        raise _refusal(exc) from exc
+        raise refusal(exc) from exc
     result = sent.api_kwargs
     message_id = _ephemeral_id(result)
     if message_id is None:
@@ -171,7 +173,7 @@ async def edit_ephemeral_text(
     except BadRequest as exc:
         if "not modified" in exc.message.lower():
             return
-        raise _refusal(exc) from exc
+        raise refusal(exc) from exc
 
 
 async def delete_ephemeral(bot: Bot, ref: EphemeralRef) -> None:
@@ -189,7 +191,7 @@ async def delete_ephemeral(bot: Bot, ref: EphemeralRef) -> None:
     try:
         await bot.do_api_request("deleteEphemeralMessage", api_kwargs=kwargs)
     except BadRequest as exc:
-        error = _refusal(exc)
+        error = refusal(exc)
         if not isinstance(error, EphemeralGone):
             raise error from exc
 

@@ -76,6 +76,7 @@ class EphemeralOps(PresenterBase):
             seat = table.seat_of(user_id)
             if seat is None or table.kind(seat) is not SeatKind.HUMAN or table.state is None:
                 return False
+            self._warned.discard((game_id, int(seat)))  # no private chat needed here
             shown = self.hand_content(view, seat, user_id)
             if shown is None:
                 return False

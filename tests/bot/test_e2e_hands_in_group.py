@@ -394,3 +394,50 @@ async def test_hands_in_a_talkative_group_stay_within_its_limit(tmp_path: Path) 
         assert commands >= 10 and len(replies) >= 5  # the same /score twice: one answer
         assert api.calls.max_in_window(group.id, 60.0, GROUP_CALLS) <= 20
         assert version > 0  # the hand of the one to act is current: it has live buttons
+
+
+async def test_the_table_link_brings_the_hand_back_into_the_private_chat(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Anna plays in the group, then opens her hand from the table's "🃏 My hand" link: her
+    hand in the group goes, her private hand carries on, and that is her choice from now
+    on. Her hand-over question in the group is asked and answered in the group."""
+    db = tmp_path / "bot.sqlite3"
+    humans = [fake_api.add_user(n, language_code="en", started=True) for n in "ABCD"]
+    anna = humans[0]
+    group = fake_api.add_group("Club", members=humans, admins=[anna])
+    rng = random.Random(2)
+    app = make_app(fake_api, db, default_language="en")
+    async with run_polling(app, fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=True)
+        for user in humans:
+            await cards_here(fake_api, bot, group, user)
+        hand = group_hand(fake_api, group, anna)
+        assert hand is not None
+        await (await anna.tap(hand, by_action("handover"))).wait_answered()
+        await bot.settle()
+        assert any(t and t.endswith("handover:no") for row in hand.keyboard_rows() for _, t in row)
+        await (await anna.tap(hand, by_action("handover:no"))).wait_answered()
+        await bot.settle()
+        assert not any(t and "handover:" in t for row in hand.keyboard_rows() for _, t in row)
+        await play(fake_api, bot, group, humans, rng, limit=6)
+        link = next(
+            t for row in table_message(fake_api, group).keyboard_rows() for _, t in row
+            if t and "?start=h" in t
+        )  # fmt: skip
+        await anna.start_bot(payload=link.partition("?start=")[2])
+        await bot.settle()
+        assert fake_api.ephemeral_messages(group, anna) == []
+        private = hand_message(anna)
+        assert private is not None
+        switched = len(fake_api.calls)
+        await play(fake_api, bot, group, humans, rng, limit=40)
+        assert fake_api.ephemeral_messages(group, anna) == []
+        assert fake_api.calls.filter("sendMessage", chat_id=anna.id, since=switched)
+        repo = app.bot_data["app"].service.repo
+        assert await repo.hand_places([u.id for u in humans]) == {
+            anna.id: "private",
+            **{u.id: "group" for u in humans[1:]},
+        }
+    fake_api.assert_callbacks_answered_once()
+    assert not fake_api.internal_errors
