@@ -16,7 +16,8 @@ and in the private chats, the peak group sends+edits in any 60 s, 429s, and tap 
 tapper's hand updated and tap → the next player's hand updated, p50 / p95, in seconds of
 the scaled clock (what a player would wait).
 
-Run: ``python bench/bench_hands.py [--cards 32] [--speed 20]``. Asserts nothing.
+Run: ``python bench/bench_hands.py [--cards 32] [--speed 20] [--pace 1.5]`` (``--pace``: the
+seconds a player takes after the previous move). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(int(len(ordered) * q), len(ordered) - 1)] if ordered else float("nan")
 
 
-async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, float]:
+async def run(
+    scenario: str, cards: int, speed: float, seed: int, pace: float = 1.5
+) -> dict[str, float]:
     """Play ``cards`` human card taps of ``scenario``; return the measurements."""
     fast = FastTime(speed)
     in_group = scenario != "private"
@@ -116,7 +119,7 @@ async def run(scenario: str, cards: int, speed: float, seed: int) -> dict[str, f
                         switches.append(0 if message.chat_id == group.id else 2)
                         if await _changed(api, group, after, theirs, in_group, speed):
                             following.append(fast.now() - t0)
-                    await fast.sleep(1.5)  # a quick player
+                    await fast.sleep(pace)  # 1.5: a quick player
                 await bot.settle(timeout=60)
                 calls = [c for c in api.calls.filter(*COUNTED, since=start) if c.ok]
             group_calls = sum(1 for c in calls if c.chat_id == group.id)
@@ -158,10 +161,11 @@ def main() -> None:
     parser.add_argument("--cards", type=int, default=32)
     parser.add_argument("--speed", type=float, default=20.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pace", type=float, default=1.5, help="seconds between moves")
     parser.add_argument("--scenario", choices=("private", "group", "talk"), action="append")
     args = parser.parse_args()
     for scenario in args.scenario or ("private", "group", "talk"):
-        result = asyncio.run(run(scenario, args.cards, args.speed, args.seed))
+        result = asyncio.run(run(scenario, args.cards, args.speed, args.seed, args.pace))
         print(scenario, " ".join(f"{k}={v:.2f}" for k, v in result.items()), flush=True)
 
 

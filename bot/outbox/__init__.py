@@ -252,7 +252,8 @@ class Outbox(OutboxCalls):
             table: edits use the table's share of the budget.
             lobby: a lobby (with ``table``): its edits go before the chat's other waiting
                 calls and need only the budget's ``lobby_gap`` after the last table edit, so
-                a tap is seen at once and a burst of taps is drawn in few edits.
+                a tap is seen at once and a burst of taps is drawn in few edits; with
+                ``receiver``: the hand of the player to act, which goes first the same way.
             on_sent: called with the id of the surface's message whenever the caller's
                 ``message_id`` is not that one (a new message, or one the caller forgot).
             drawn_at: the game version ``content`` was drawn at; with ``shared``, the

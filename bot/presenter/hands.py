@@ -29,7 +29,8 @@ class HandsOps(EphemeralOps):
 
     def _sync_hands(self, view: TableView, out: Outcome) -> None:
         """Show every human's hand as the outcome left it: a fresh message (the phone
-        notifies) when their turn begins or a round is dealt, else an edit."""
+        notifies) when their turn begins or a round is dealt, else an edit (a hand in the
+        group: always an edit, the hand of the player to act first)."""
         table = view.table
         state = table.state
         assert state is not None
@@ -74,6 +75,8 @@ class HandsOps(EphemeralOps):
         if table.user_id(seat) == user_id and self.hand_place(view, seat) == "group":
             # in the group, to the player alone: edited; opened only by their tap
             message_id = self._group_hand_shown(view, seat)
+            state = table.state
+            turn = state is not None and not state.is_over and bool(state.legal_actions(seat))
             if message_id is not None:
                 self.outbox.show(
                     hand_key(table.game_id, int(seat)),
@@ -85,6 +88,7 @@ class HandsOps(EphemeralOps):
                     on_sent=self._record_hand(table.game_id, int(seat), table.row.chat_id),
                     drawn_at=drawn_at,
                     receiver=user_id,
+                    lobby=turn,  # the hand of the one to act goes first
                 )
             return
         chat_id = self._hand_chat(table, user_id)
