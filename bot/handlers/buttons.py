@@ -183,7 +183,8 @@ async def _dispatch(
             if isinstance(payload, Sit):
                 if not await context.app_data.members.is_member(context.bot, where, user_id):
                     return refused(Refusal.NOT_A_MEMBER, tap.game_id)
-                await _probe_private_chat(update, context)
+                if table is None or not await service.hand_in_group(table, user_id):
+                    await _probe_private_chat(update, context)  # their cards come in private
             return await service.lobby_action(
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )

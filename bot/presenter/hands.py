@@ -169,6 +169,8 @@ class HandsOps(EphemeralOps):
                 table = view.table
                 if table.is_private or (game_id, int(seat)) in self._warned:
                     continue
+                if self.hand_place(view, seat) == "group":
+                    continue  # their cards are in the group: no private chat needed
                 self._warned.add((game_id, int(seat)))
                 name = table.players()[seat].name
                 rendered = messages.need_private_chat(

@@ -259,7 +259,7 @@ class LobbyOps(SeatOps):
         if table.kind(target) is not SeatKind.EMPTY:
             return refused(Refusal.SEAT_TAKEN, gid)
         user = await self.repo.get_user(user_id)
-        if user is None or not (user.can_message or await self._hand_in_group(table, user_id)):
+        if user is None or not (user.can_message or await self.hand_in_group(table, user_id)):
             link = DeepLink("j", await self.link_token(gid), target)
             return Outcome(game_id=gid, url=link.encode())
         changes = {target: Occupant.human(user_id, user.display_name)}
@@ -271,7 +271,7 @@ class LobbyOps(SeatOps):
             return Outcome(game_id=gid, lobby=True, toast=Toast.MOVED, details=details)
         return Outcome(game_id=gid, lobby=True, toast=Toast.SEATED, details={"seat": target})
 
-    async def _hand_in_group(self, table: Table, user_id: int) -> bool:
+    async def hand_in_group(self, table: Table, user_id: int) -> bool:
         """Whether ``user_id``'s hand at this group table is shown in the group (their own
         choice, else the table's; :mod:`bot.presenter.ephemeral`)."""
         if table.is_private:
