@@ -216,7 +216,7 @@ class HandsOps(EphemeralOps):
         is over, or the seat is no longer theirs to take)."""
         table = view.table
         state = table.state
-        in_group = self._group_hand_shown(view, seat)
+        in_group = self.outbox.message_of(hand_key(table.game_id, int(seat)), table.row.chat_id)
         if in_group is not None and table.user_id(seat) != user_id:
             # the hand they had in the group says so, without buttons; the offer is private
             self.outbox.forget(hand_key(table.game_id, int(seat)))

@@ -441,3 +441,29 @@ async def test_the_table_link_brings_the_hand_back_into_the_private_chat(
         }
     fake_api.assert_callbacks_answered_once()
     assert not fake_api.internal_errors
+
+
+async def test_a_seat_handed_over_from_the_group_leaves_no_live_hand_there(
+    fake_api: FakeBotApi, tmp_path: Path
+) -> None:
+    """Bert hands his seat to the computer from his hand in the group: that hand says so and
+    keeps no button; the way back is offered in private, as for a private hand."""
+    db = tmp_path / "bot.sqlite3"
+    humans = [fake_api.add_user(n, language_code="en", started=True) for n in "ABCD"]
+    bert = humans[1]
+    group = fake_api.add_group("Club", members=humans, admins=[humans[0]])
+    async with run_polling(make_app(fake_api, db, default_language="en"), fake_api) as bot:
+        await open_table(fake_api, bot, group, humans, in_group=True)
+        for user in humans:
+            await cards_here(fake_api, bot, group, user)
+        hand = group_hand(fake_api, group, bert)
+        assert hand is not None
+        await (await bert.tap(hand, by_action("handover"))).wait_answered()
+        await bot.settle()
+        await (await bert.tap(hand, by_action("handover:yes"))).wait_answered()
+        await bot.settle()
+        assert hand.keyboard_rows() == [] and "B" in hand.body and hand.history  # edited
+        offer = bert.private_chat.bot_messages[-1]
+        assert any(t and "reclaim:" in t for row in offer.keyboard_rows() for _, t in row)
+    fake_api.assert_callbacks_answered_once()
+    assert not fake_api.internal_errors
