@@ -160,6 +160,7 @@ def build_application(
         presenter = Presenter(
             service.tables, StoredMessageIds(repo), outbox, app.bot.username, clock=service.clock
         )
+        outbox.on_lost = presenter.hand_lost  # an ephemeral hand not shown: the private one
         if outbox.shared:
             outbox.refresh = presenter.refresh
             outbox.claims = SurfaceClaims(repo, service.clock)

@@ -91,6 +91,10 @@ class TableSettings:
             None for any other game.
         tips: the tip button (💡) in a group game with several humans (solo games
             and unranked dailies have it anyway, a ranked daily never); default off.
+        hands_in_group: a group table shows the players' hands in the group, each to its
+            player alone (an ephemeral message opened with the table's "🂠 my cards"),
+            unless a player chose the private chat; default off (hands in private, unless a
+            player chose the group).
     """
 
     rules: Settings
@@ -98,6 +102,7 @@ class TableSettings:
     daily: str | None = None
     tips: bool = False
     session: Session | None = None
+    hands_in_group: bool = False
 
     def to_json(self) -> str:
         """JSON text for storage (``daily``, ``tips`` and ``session`` only when set: other
@@ -109,6 +114,8 @@ class TableSettings:
             data["tips"] = True
         if self.session is not None:
             data["session"] = self.session.to_dict()
+        if self.hands_in_group:
+            data["hands_in_group"] = True
         return json.dumps(data)
 
     @classmethod
@@ -133,7 +140,11 @@ class TableSettings:
             raise ValueError("bad tips")  # noqa: TRY004
         raw = data.get("session")
         session = Session.from_dict(raw) if raw is not None else None
-        return cls(Settings.from_dict(data.get("rules") or {}), timeout, daily, tips, session)
+        in_group = data.get("hands_in_group", False)
+        if not isinstance(in_group, bool):
+            raise ValueError("bad hands_in_group")  # noqa: TRY004
+        rules = Settings.from_dict(data.get("rules") or {})
+        return cls(rules, timeout, daily, tips, session, in_group)
 
     def export(self) -> dict[str, Any]:
         """The flat settings object of the admin export (``tips`` only when on, as in

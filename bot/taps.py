@@ -10,7 +10,8 @@ way back. The wire format (ASCII, at most 64 bytes) is ``<scope><game>.<version>
   (:data:`HandPayload`), ``s``: the ``/stop`` confirmation (:class:`ConfirmStop`), ``v``:
   a ``/score`` answer (:class:`ShowSheet`), ``r``: a finished game's final sheet or daily
   result (:class:`ReviewPlay`), ``m``: a rematch (:data:`RematchPayload`: the final sheet's
-  "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔 (:class:`WantAlerts`);
+  "again" and the rematch lobby's "I'm in"), ``n``: the lobby's 🔔 (:class:`WantAlerts`),
+  ``c``: the table message's "my cards" (:class:`MyCards`);
 * version ``0``: a display-only button (a dimmed card) that never changes the state;
 * token: ``sit:2``, ``leave``, ``bot:add``, ``preset:next``, ``start``, ``play:JH``,
   ``choose:H``, ``declare:all``, ``handover:yes``, ``reclaim:3``, ``tip``, ``stop:yes``...
@@ -59,6 +60,9 @@ class Setting(StrEnum):
     AUTO_DECLARE = "auto_declare:toggle"
     TIPS = "tips:toggle"
     """The tip button (💡) in a group game with several humans."""
+    HANDS = "hands:toggle"
+    """Where the players' hands are shown by default: in the group (to each player alone)
+    or in the private chat."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,12 @@ class Tip:
 
 
 @dataclass(frozen=True, slots=True)
+class MyCards:
+    """The table message's "🂠 my cards" button: show the tapping player their hand in the
+    group, as a message they alone see (:mod:`bot.presenter.ephemeral`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ConfirmStop:
     """The answer to ``/stop``'s question: end the table (``yes``) or play on."""
 
@@ -177,7 +187,14 @@ LobbyPayload = Sit | Leave | ComputerSeat | NextSetting | Start | Cancel
 HandPayload = Move | Handover | Reclaim | Tip
 RematchPayload = Again | Ready
 Payload = (
-    LobbyPayload | HandPayload | ConfirmStop | ShowSheet | ReviewPlay | RematchPayload | WantAlerts
+    LobbyPayload
+    | HandPayload
+    | ConfirmStop
+    | ShowSheet
+    | ReviewPlay
+    | RematchPayload
+    | WantAlerts
+    | MyCards
 )
 
 
@@ -288,6 +305,7 @@ _FIXED: dict[str, Payload] = {
     "again": Again(),
     "ready": Ready(),
     "alerts": WantAlerts(),
+    "cards": MyCards(),
     **{s.value: NextSetting(s) for s in Setting},
     **{s.value: Handover(s) for s in HandoverStep},
 }
@@ -310,11 +328,13 @@ def token(payload: Payload) -> str:
 def scope(payload: Payload) -> str:
     """The scope letter of ``payload``'s message: ``l`` lobby, ``a`` hand, ``s`` stop, ``v``
     a ``/score`` answer, ``r`` a finished game's review button, ``m`` a rematch, ``n`` the
-    lobby's 🔔."""
+    lobby's 🔔, ``c`` the table's "my cards"."""
     if isinstance(payload, Again | Ready):
         return "m"
     if isinstance(payload, WantAlerts):
         return "n"
+    if isinstance(payload, MyCards):
+        return "c"
     if isinstance(payload, Move | Handover | Reclaim | Tip):
         return "a"
     if isinstance(payload, ConfirmStop):
@@ -364,7 +384,7 @@ def _payload(scope_letter: str, text: str) -> Payload:
 
 # --- callback data -------------------------------------------------------------------------
 
-_GAME = re.compile(r"^([lasvrmn])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
+_GAME = re.compile(r"^([lasvrmnc])([1-9]\d{0,17})\.(0|[1-9]\d{0,8})\.([A-Za-z0-9:_,\-]{1,40})$")
 _LANG = re.compile(r"^g\.([cu])\.([a-z]{2})$")
 _GLOBAL = re.compile(r"^([dtf])\.([a-z]{1,10})$")
 _ALERTS_OFF = re.compile(r"^o\.(-[1-9]\d{0,17})$")

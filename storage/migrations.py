@@ -339,6 +339,18 @@ _TABLE_ALERTS = Migration(
     ),
 )
 
+_HAND_PLACE = Migration(
+    10,
+    "hands shown in the group",
+    (
+        # Where a person wants their hand at a group table: "group" (an ephemeral message in
+        # the group that they alone see) or "private" (their private chat with the bot);
+        # NULL: as the table says.
+        "ALTER TABLE player_prefs ADD COLUMN hand_place TEXT "
+        "CHECK (hand_place IN ('group', 'private'))",
+    ),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     _INITIAL,
     _FORMER_PLAYER,
@@ -349,6 +361,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     _SURFACE_CLAIMS,
     _CHAT_MIGRATIONS,
     _TABLE_ALERTS,
+    _HAND_PLACE,
 )
 """Every migration this code knows, in order; ``MIGRATIONS[-1].version`` is the code's schema."""
 

@@ -407,6 +407,21 @@ class Repository(Protocol):
     async def handed_round(self, game_id: int, seat: int) -> int | None:
         """The round in which ``seat`` last went to a computer, if recorded."""
 
+    # -- where hands are shown (migration 10) -----------------------------------------------
+
+    async def set_hand_place(self, user_id: int, place: str | None, *, now: float) -> None:
+        """Where ``user_id`` wants their hand at group tables: ``"group"`` (an ephemeral
+        message in the group), ``"private"`` (their private chat), or None (as the table
+        says). Goes with a forgotten person (their ``player_prefs`` row).
+
+        Raises:
+            ValueError: another ``place``.
+        """
+
+    async def hand_places(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The stored :meth:`set_hand_place` choices of those users (users without one are
+        left out)."""
+
     # -- a fourth wanted (migration 9) ------------------------------------------------------
 
     async def set_table_alert(self, chat_id: int, user_id: int, on: bool, *, now: float) -> bool:

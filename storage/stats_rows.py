@@ -184,7 +184,12 @@ class DailyPar:
 
 EXTRA_TABLES: dict[str, tuple[tuple[str, type], ...]] = {
     "bot_state": (("key", str), ("value", str), ("updated_at", float)),
-    "player_prefs": (("user_id", int), ("board_hidden", bool), ("updated_at", float)),
+    "player_prefs": (
+        ("user_id", int),
+        ("board_hidden", bool),
+        ("updated_at", float),
+        ("hand_place", str),
+    ),
     "daily_games": (
         ("game_id", int),
         ("day", str),

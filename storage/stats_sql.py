@@ -263,6 +263,36 @@ class StatsStore:
                 (user_id, bool(hidden), now),
             )
 
+    async def set_hand_place(self, user_id: int, place: str | None, *, now: float) -> None:
+        """See :meth:`Repository.set_hand_place`."""
+        check_int64(user_id, "user_id")
+        if place not in (None, "group", "private"):
+            raise ValueError(f"bad hand place {place!r}")
+        async with self._stats(write=True) as db:
+            await db.run(
+                "INSERT INTO player_prefs (user_id, board_hidden, updated_at, hand_place) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "hand_place = excluded.hand_place, updated_at = excluded.updated_at",
+                (user_id, False, now, place),
+            )
+
+    async def hand_places(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """See :meth:`Repository.hand_places`."""
+        ids = sorted(set(user_ids))
+        found: dict[int, str] = {}
+        if not ids:
+            return found
+        async with self._stats(write=False) as db:
+            for start in range(0, len(ids), CHUNK):
+                chunk = ids[start : start + CHUNK]
+                rows = await db.rows(
+                    "SELECT user_id, hand_place FROM player_prefs "
+                    f"WHERE hand_place IS NOT NULL AND user_id IN ({marks(len(chunk))})",
+                    chunk,
+                )
+                found.update((int(r[0]), str(r[1])) for r in rows)
+        return found
+
     async def hidden_users(self, user_ids: Iterable[int]) -> set[int]:
         """See :meth:`Repository.hidden_users`."""
         ids = sorted(set(user_ids))

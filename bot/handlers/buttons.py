@@ -41,6 +41,7 @@ from bot.taps import (
     Leave,
     MalformedCallback,
     Move,
+    MyCards,
     NextSetting,
     Payload,
     PickLanguage,
@@ -58,6 +59,7 @@ from bot.taps import (
     decode,
     scope,
 )
+from bot.telegram_ext import tapped_message
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +114,9 @@ async def on_button(update: Update, context: Context) -> None:
         return
     if isinstance(payload, Tip):
         await _tip(update, context, tap, await reader())
+        return
+    if isinstance(payload, MyCards):
+        await _my_cards(update, context, tap, table, await reader())
         return
     if isinstance(payload, ReviewPlay):
         await on_review_button(update, context, tap, await reader())
@@ -168,9 +173,12 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     if message is None:
         return False
     chat_id, user_id = message.chat.id, query.from_user.id
+    row = table.row
+    tapped = tapped_message(query)
+    if tapped is not None and tapped.ephemeral:  # a hand shown in the group (telegram_ext)
+        return scope(payload) == "a" and tapped.receiver_id == user_id and chat_id == row.chat_id
     if scope(payload) == "a":
         return chat_id == user_id
-    row = table.row
     topic = isinstance(message, Message) and message.is_topic_message
     thread = message.message_thread_id if isinstance(message, Message) and topic else None
     in_place = chat_id == row.chat_id and (row.thread_id is None or thread == row.thread_id)
@@ -251,7 +259,8 @@ async def _call(update: Update, context: Context, tap: Tap) -> Outcome:
             if isinstance(payload, Sit):
                 if not await context.app_data.members.is_member(context.bot, where, user_id):
                     return refused(Refusal.NOT_A_MEMBER, tap.game_id)
-                await _probe_private_chat(update, context)
+                if table is None or not await service.lobby.hand_in_group(table, user_id):
+                    await _probe_private_chat(update, context)  # their cards come in private
             return await service.lobby.lobby_action(
                 tap.game_id, tap.version, user_id, payload, is_admin_check(update, context, where)
             )
@@ -272,6 +281,7 @@ async def _call(update: Update, context: Context, tap: Tap) -> Outcome:
             | Again()
             | Ready()
             | WantAlerts()
+            | MyCards()
         ):
             return refused(Refusal.MALFORMED)
         case _:
@@ -317,14 +327,6 @@ async def _answer(
     await answer_query(context, query, text, alert=out.refusal is not None, url=link)
 
 
-def _on_message(query_message: object, chat_id: int, message_id: int) -> bool:
-    """Whether the tapped message is the given one."""
-    return isinstance(query_message, Message) and (
-        query_message.chat.id,
-        query_message.message_id,
-    ) == (chat_id, message_id)
-
-
 async def _handover_prompt(
     update: Update, context: Context, tap: Tap, step: Handover, tr: Translator
 ) -> None:
@@ -337,11 +339,13 @@ async def _handover_prompt(
     hand = (
         view.table.row.seats[seat].hand_message if view is not None and seat is not None else None
     )
+    tapped = tapped_message(query)
     if (
         view is None
         or seat is None
         or hand is None
-        or not _on_message(query.message, hand.chat_id, hand.message_id)
+        or tapped is None
+        or (tapped.chat_id, tapped.message_id) != (hand.chat_id, hand.message_id)
     ):
         await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
         return
@@ -350,6 +354,26 @@ async def _handover_prompt(
         data.presenter.handover_prompt(view, seat, query.from_user.id)
     else:
         await data.presenter.hand_again(view.game_id, query.from_user.id)
+
+
+async def _my_cards(
+    update: Update, context: Context, tap: Tap, table: Table | None, tr: Translator
+) -> None:
+    """The table's "🂠 my cards": a seated player's hand as a message in the group that they
+    alone see (:mod:`bot.presenter.ephemeral`), answering this very tap (Telegram takes it
+    only so); from now on their choice. Anyone else is refused as on a hand button."""
+    query = update.callback_query
+    assert query is not None
+    data = context.app_data
+    user_id = query.from_user.id
+    seat = table.seat_of(user_id) if table is not None else None
+    if table is None or table.state is None or table.state.is_over or seat is None:
+        await _answer(update, context, tr, refused(Refusal.NOT_YOUR_HAND))
+        return
+    await data.service.people.set_hand_place(user_id, "group")
+    shown = await data.presenter.cards_in_group(tap.game_id, user_id, query.id)
+    out = Outcome(game_id=tap.game_id) if shown else refused(Refusal.NOT_YOUR_HAND)
+    await _answer(update, context, tr, out)
 
 
 async def _tip(update: Update, context: Context, tap: Tap, tr: Translator) -> None:

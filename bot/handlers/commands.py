@@ -110,6 +110,9 @@ async def cmd_start(update: Update, context: Context) -> None:
     text = messages.welcome(tr, who.name)
     if game_id is not None:
         text = await _about_table(context, game_id, who.user_id, tr) or text
+        # the table's "my hand" link: the hand is shown in private from now on
+        await data.service.people.set_hand_place(who.user_id, "private")
+        await data.presenter.cards_in_private(game_id, who.user_id)
     if text:
         reply(update, context, text, quote=False)
     await data.presenter.user_back(who.user_id)

@@ -62,6 +62,7 @@ from bot.outbox.model import (
     Job,
     Kind,
     OnForbidden,
+    OnLost,
     OnMigrated,
     OnSent,
     Refresh,
@@ -127,6 +128,9 @@ class Outbox(OutboxCalls):
         the content as of now (and its version) when the game moved on, else None."""
         self.claims: Claims | None = None
         """With ``shared``: one owner per surface across workers (the module docstring)."""
+        self.on_lost: OnLost | None = None
+        """Told when an ephemeral surface (``receiver``) could not be shown: not delivered,
+        its message gone, or its tap too old for a new message (:meth:`show`)."""
         self._running = running
         self.budget = budget
         self._on_migrated = on_migrated
@@ -233,6 +237,8 @@ class Outbox(OutboxCalls):
         drawn_at: int | None = None,
         outdated: Content | None = None,
         again: bool = False,
+        receiver: int | None = None,
+        query: tuple[str, float] | None = None,
     ) -> None:
         """Make the surface ``key`` show ``content`` in ``chat_id``.
 
@@ -246,7 +252,8 @@ class Outbox(OutboxCalls):
             table: edits use the table's share of the budget.
             lobby: a lobby (with ``table``): its edits go before the chat's other waiting
                 calls and need only the budget's ``lobby_gap`` after the last table edit, so
-                a tap is seen at once and a burst of taps is drawn in few edits.
+                a tap is seen at once and a burst of taps is drawn in few edits; with
+                ``receiver``: the hand of the player to act, which goes first the same way.
             on_sent: called with the id of the surface's message whenever the caller's
                 ``message_id`` is not that one (a new message, or one the caller forgot).
             drawn_at: the game version ``content`` was drawn at; with ``shared``, the
@@ -254,12 +261,21 @@ class Outbox(OutboxCalls):
             outdated: what an old message of the surface becomes when it cannot be deleted.
             again: with ``fresh`` and :attr:`claims`: a new message even when another worker
                 sent one since ``drawn_at`` (otherwise one is enough).
+            receiver: an ephemeral message in the group ``chat_id`` that this user alone
+                sees (:mod:`bot.telegram_ext`); its edits count in the group's budget. Telegram
+                takes a new one only as the answer to a tap: ``query`` (callback query id, and
+                when it was tapped on the budget clock) within
+                :data:`bot.telegram_ext.REPLY_WINDOW`; otherwise (and whenever Telegram
+                refuses it) :attr:`on_lost` is told and nothing is shown.
         """
         chat_id = self.migrated.get(chat_id, chat_id)
         surface = self._surfaces.get(key)
-        if surface is None or surface.chat_id != chat_id:
+        if surface is None or surface.chat_id != chat_id or surface.receiver != receiver:
             surface = Surface(key, chat_id, message_id=message_id, latest=message_id)
+            surface.receiver = receiver
             self._surfaces[key] = surface
+        if query is not None:
+            surface.query = query
         self._surfaces.move_to_end(key)
         while len(self._surfaces) > SURFACES_KEPT:
             self._surfaces.popitem(last=False)
@@ -285,7 +301,8 @@ class Outbox(OutboxCalls):
             surface.fresh, surface.keep_old, surface.again = True, keep_old, again
             if pending is not None:
                 self._chat(chat_id).jobs.remove(pending)
-            self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface))
+            # the answer to a tap goes first: Telegram takes it only within its window
+            self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface), front=query is not None)
         elif pending is None and (surface.fresh or surface.shown != content.key):
             self._enqueue(Job(Kind.SURFACE, chat_id, surface=surface))
 
@@ -306,6 +323,10 @@ class Outbox(OutboxCalls):
         pending = self._pending(surface)
         if pending is not None:
             self._chat(surface.chat_id).jobs.remove(pending)
+        if surface.receiver is not None:  # an ephemeral hand: its last word, sealed
+            self.edit(surface.chat_id, surface.message_id, content, receiver=surface.receiver)
+            surface.sealed, surface.desired = True, None
+            return True
         if self.shared and self.claims is not None and self.claims.covers(key):
             # the surface's owner retires the message that is current then, below the new one
             surface.retire_as, surface.fresh, surface.keep_old = content, True, True
@@ -331,13 +352,22 @@ class Outbox(OutboxCalls):
         old, surface.message_id = surface.message_id, None
         surface.sealed, surface.desired = True, None
         if old is not None:
-            self.delete(chat_id, old)
+            self.delete(chat_id, old, receiver=surface.receiver)
 
     def shown_mark(self, key: SurfaceKey) -> object:
         """The :attr:`Content.mark` of the newest content the surface ``key`` has shown (None:
         none, or unknown to this outbox)."""
         surface = self._surfaces.get(key)
         return surface.shown_mark if surface is not None else None
+
+    def message_of(self, key: SurfaceKey, chat_id: int) -> int | None:
+        """The message that shows the surface ``key`` in ``chat_id`` as far as this outbox
+        knows (None: none, or unknown)."""
+        surface = self._surfaces.get(key)
+        chat_id = self.migrated.get(chat_id, chat_id)
+        if surface is None or surface.chat_id != chat_id:
+            return None
+        return surface.message_id
 
     def knows(self, key: SurfaceKey) -> bool:
         """Whether the outbox has met the surface ``key`` (it owns its message id then)."""
@@ -349,15 +379,19 @@ class Outbox(OutboxCalls):
         if surface is not None and (pending := self._pending(surface)) is not None:
             self._chat(surface.chat_id).jobs.remove(pending)
 
-    def edit(self, chat_id: int, message_id: int, content: Content) -> None:
-        """Edit a message that is no surface (once; a vanished message is let go)."""
+    def edit(
+        self, chat_id: int, message_id: int, content: Content, *, receiver: int | None = None
+    ) -> None:
+        """Edit a message that is no surface (once; a vanished message is let go);
+        ``receiver``: an ephemeral message that user sees."""
         chat_id = self.migrated.get(chat_id, chat_id)
-        self._enqueue(Job(Kind.EDIT, chat_id, content, message_id=message_id))
+        self._enqueue(Job(Kind.EDIT, chat_id, content, message_id=message_id, receiver=receiver))
 
-    def delete(self, chat_id: int, message_id: int) -> None:
-        """Delete a message (failures: too old, already gone, are let go)."""
+    def delete(self, chat_id: int, message_id: int, *, receiver: int | None = None) -> None:
+        """Delete a message (failures: too old, already gone, are let go); ``receiver``: an
+        ephemeral message that user sees."""
         chat_id = self.migrated.get(chat_id, chat_id)
-        self._enqueue(Job(Kind.DELETE, chat_id, message_id=message_id))
+        self._enqueue(Job(Kind.DELETE, chat_id, message_id=message_id, receiver=receiver))
 
     def withdraw(self, job: Job) -> None:
         """Take a post back: not sent if it still waits, deleted if it was sent."""
@@ -445,9 +479,12 @@ class Outbox(OutboxCalls):
             return None
         return next((j for j in chat.jobs if j.surface is surface), None)
 
-    def _enqueue(self, job: Job) -> None:
+    def _enqueue(self, job: Job, *, front: bool = False) -> None:
         chat = self._chat(job.chat_id)
-        chat.jobs.append(job)
+        if front:
+            chat.jobs.insert(0, job)
+        else:
+            chat.jobs.append(job)
         if chat.sleeper is not None:  # wake the worker: this one may fit now
             chat.sleeper.cancel()
         if chat.worker is None and not self._closed:
@@ -556,6 +593,8 @@ class Outbox(OutboxCalls):
         for job in (*lobbies, *(j for j in chat.jobs if j not in lobbies)):
             table = self._is_table_edit(job)
             lobby = job.surface is not None and job.surface.lobby
+            if self._is_hand_edit(job):  # within the table's share, a second after its edit
+                table = lobby = True
             if job.not_before > now:
                 waits.append((job.not_before - now, False))
             elif job.kind is Kind.DELETE:  # Telegram does not count deletes

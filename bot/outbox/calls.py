@@ -24,6 +24,7 @@ from telegram.error import (
     TimedOut,
 )
 
+from bot import telegram_ext
 from bot.budget import ChatBudget
 from bot.outbox.model import (
     CLAIM_RETRY,
@@ -36,6 +37,7 @@ from bot.outbox.model import (
     Job,
     Kind,
     OnForbidden,
+    OnLost,
     OnMigrated,
     Refresh,
     Surface,
@@ -60,14 +62,15 @@ class OutboxCalls:
     shared: bool
     refresh: Refresh | None
     claims: Claims | None
+    on_lost: OnLost | None
 
     def _chat(self, chat_id: int) -> ChatQueue:
         raise NotImplementedError
 
-    def _enqueue(self, job: Job) -> None:
+    def _enqueue(self, job: Job, *, front: bool = False) -> None:
         raise NotImplementedError
 
-    def delete(self, chat_id: int, message_id: int) -> None:
+    def delete(self, chat_id: int, message_id: int, *, receiver: int | None = None) -> None:
         """See :meth:`bot.outbox.Outbox.delete`."""
         raise NotImplementedError
 
@@ -81,6 +84,14 @@ class OutboxCalls:
             s is not None and s.table and not s.final and not s.fresh and s.message_id is not None
         )
 
+    def _is_hand_edit(self, job: Job) -> bool:
+        """An edit of a hand shown in the group (an ephemeral surface without a tap to
+        answer): it keeps within the table's share of the group's budget, so that replies
+        to people go first, and needs only the lobby's gap after the table's last edit
+        (:meth:`bot.outbox.Outbox._pick`)."""
+        s = job.surface
+        return s is not None and s.receiver is not None and s.query is None
+
     async def _run(self, job: Job) -> None:
         """One call, with the error policy (see the module docstring)."""
         if job.withdrawn:
@@ -90,10 +101,20 @@ class OutboxCalls:
                 await self._post(job)
             elif job.kind is Kind.SURFACE:
                 await self._surface(job)
+            elif job.kind is Kind.EDIT and job.receiver is not None:
+                assert job.message_id is not None and job.content is not None
+                ref = telegram_ext.EphemeralRef(job.chat_id, job.receiver, job.message_id)
+                with contextlib.suppress(telegram_ext.EphemeralError):
+                    await self._counted(job, self._edit_ephemeral(ref, job.content))
             elif job.kind is Kind.EDIT:
                 assert job.message_id is not None and job.content is not None
                 with contextlib.suppress(Gone):
                     await self._edit(job, job.message_id, job.content)
+            elif job.kind is Kind.DELETE and job.receiver is not None:
+                assert job.message_id is not None
+                ref = telegram_ext.EphemeralRef(job.chat_id, job.receiver, job.message_id)
+                with contextlib.suppress(telegram_ext.EphemeralError):
+                    await telegram_ext.delete_ephemeral(self.bot, ref)
             elif job.kind is Kind.DELETE:
                 assert job.message_id is not None
                 await self._delete(job, job.message_id)
@@ -403,6 +424,8 @@ class OutboxCalls:
         """Edit the surface's message to ``content``, or send a new one (``fresh``, a
         picture, or the old one gone) and delete (or retire) the old one. True when a new
         message was sent."""
+        if surface.receiver is not None:
+            return await self._draw_ephemeral(job, surface, surface.receiver, content)
         if content.photo is not None and surface.shown != content.key:
             surface.fresh = True  # a picture is sent, never edited in
         old = surface.message_id
@@ -427,6 +450,62 @@ class OutboxCalls:
             self._retire_old(job, surface, old)
         elif old is not None and not surface.keep_old:
             self._enqueue(Job(Kind.DELETE, job.chat_id, surface.outdated, message_id=old))
+        return True
+
+    def _edit_ephemeral(self, ref: telegram_ext.EphemeralRef, content: Content) -> Awaitable[None]:
+        return telegram_ext.edit_ephemeral_text(self.bot, ref, content.text, content.markup)
+
+    async def _draw_ephemeral(
+        self, job: Job, surface: Surface, receiver: int, content: Content
+    ) -> bool:
+        """:meth:`_draw` for an ephemeral surface (:mod:`bot.telegram_ext`): a new message
+        only as the answer to a tap still within Telegram's window (the old one deleted),
+        else an edit of the current one (``fresh`` means nothing here: Telegram takes no
+        unasked message). Whatever Telegram refuses, or a tap too old, is
+        :attr:`on_lost`'s to handle; timeouts and 5xx are tried again as for any call."""
+        old = surface.message_id
+        query, surface.query = surface.query, None
+        now = self.budget.clock()
+        if query is not None and now - query[1] > telegram_ext.REPLY_WINDOW - 2.0:
+            query = None  # too late to answer that tap: Telegram would refuse it
+        try:
+            if query is None and old is not None:
+                if surface.shown == content.key and not self.shared and not surface.fresh:
+                    return False
+                ref = telegram_ext.EphemeralRef(job.chat_id, receiver, old)
+                await self._counted(job, self._edit_ephemeral(ref, content))
+                surface.fresh = False
+                await self._shown(surface, content)
+                return False
+            if query is None:
+                raise telegram_ext.QueryExpired("no tap to answer with a new message")
+            sent = await self._counted(
+                job,
+                telegram_ext.send_ephemeral(
+                    self.bot,
+                    job.chat_id,
+                    receiver,
+                    content.text,
+                    content.markup,
+                    callback_query_id=query[0],
+                    thread_id=surface.thread_id,
+                ),
+            )
+        except telegram_ext.EphemeralError as exc:
+            log.info("ephemeral %s for user %s not shown: %s", surface.key, receiver, exc)
+            surface.desired, surface.fresh, surface.shown = None, False, None
+            if self.on_lost is not None:
+                await self.on_lost(surface.key, receiver)
+            return False
+        except TelegramError:
+            if query is not None:
+                surface.query = query  # tried again while the tap is young enough
+            raise
+        surface.message_id, surface.fresh = sent.message_id, False
+        surface.latest = max(surface.latest or 0, sent.message_id)
+        await self._shown(surface, content)
+        if old is not None and old != sent.message_id:
+            self._enqueue(Job(Kind.DELETE, job.chat_id, message_id=old, receiver=receiver))
         return True
 
     async def _shown(self, surface: Surface, content: Content) -> None:

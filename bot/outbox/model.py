@@ -46,6 +46,9 @@ OnForbidden = Callable[[int], Awaitable[None]]
 OnSent = Callable[[int], Awaitable[None]]
 Spawn = Callable[[Coroutine[Any, Any, None]], "asyncio.Task[None]"]
 SurfaceKey = tuple[Hashable, ...]
+OnLost = Callable[[SurfaceKey, int], Awaitable[None]]
+"""``on_lost(key, receiver)``: an ephemeral surface could not be shown (not delivered, its
+message gone, its tap too old): the caller shows it another way (the private hand)."""
 Refresh = Callable[[SurfaceKey, int], Awaitable["tuple[Content | None, int] | None"]]
 """``refresh(key, drawn_at)``: the surface's content as of now (None: send nothing) and its
 game version, when the game moved past ``drawn_at``; None: send what was drawn (shared
@@ -121,6 +124,13 @@ class Surface:
     retire_as: Content | None = None
     """With :class:`Claims`: what the current message becomes once the next one is sent
     (:meth:`bot.outbox.Outbox.retire`)."""
+    receiver: int | None = None
+    """An ephemeral surface (:mod:`bot.telegram_ext`): the one user who sees its message in
+    the group ``chat_id``; ``message_id`` is then the ephemeral message's id."""
+    query: tuple[str, float] | None = None
+    """An ephemeral surface's tap to answer with a new message: (callback query id, when it
+    was tapped on the budget clock); a new message is only sent then (Telegram takes no
+    other)."""
 
 
 class Claims(Protocol):
@@ -171,6 +181,8 @@ class Job:
     not_before: float = 0.0
     withdrawn: bool = False
     done: bool = False
+    receiver: int | None = None
+    """An edit or delete of an ephemeral message: the user who sees it."""
 
 
 @dataclass(slots=True)

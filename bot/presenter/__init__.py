@@ -143,6 +143,7 @@ class Presenter(HandsOps):
             table.settings.turn_timeout,
             view.name(table.row.creator_id),
             table.settings.tips,
+            table.settings.hands_in_group,
         )
         url = self.deep_link(DeepLink("h", view.link))
         rendered = render_lobby(lobby, tr, private_chat_url=url)
@@ -211,6 +212,7 @@ class Presenter(HandsOps):
             left_by=_left_by(view),
             note=self._notes.get(table.game_id),
             unseen=max(len(obs.tricks) - 1 - seen, 0) if seen is not None else 0,
+            cards_button=not table.is_private,
         )
         shown = content(rendered, table.game_id, table.version)
         return replace(shown, mark=(obs.number, len(obs.tricks)))

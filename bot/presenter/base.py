@@ -12,7 +12,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol, cast
+from typing import Literal, Protocol, cast
 
 from bot.keyed import KeyedLocks, LruDict
 from bot.outbox import CLAIM_LEASE, Job, Outbox, SurfaceKey
@@ -191,6 +191,9 @@ class PresenterBase:
         self._locks: KeyedLocks[int] = KeyedLocks()
         self._warned: set[tuple[int, int]] = set()
         """(game, seat) whose player blocked the bot and was told so in the group."""
+        self._places: dict[tuple[int, int], Literal["group", "private"]] = {}
+        """(game, seat) → where this process shows the seat's hand since a choice or a
+        fallback (:mod:`bot.presenter.ephemeral`; storage's record takes over once sent)."""
         self._notes: dict[int, str] = {}
         """game → the latest notice about a seat, the table message's last line."""
         self._reminders: dict[tuple[int, int], Job] = {}
@@ -220,6 +223,7 @@ class PresenterBase:
         withdrawn). Memory stays flat however many games were played."""
         self._notes.pop(game_id, None)
         self._warned = {k for k in self._warned if k[0] != game_id}
+        self._places = {k: v for k, v in self._places.items() if k[0] != game_id}
         for key in [k for k in self._reminders if k[0] == game_id]:
             self.outbox.withdraw(self._reminders.pop(key))
 

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from bot.i18n import Translator
 from bot.outbox import Content
 from bot.outcome import Notice, NoticeKind, Outcome
-from bot.presenter.base import PresenterBase, hand_key
+from bot.presenter.base import hand_key
+from bot.presenter.ephemeral import EphemeralOps
 from bot.render import messages
 from bot.render.common import Button, Rendered
 from bot.render.hand import playable_cards, render_hand
@@ -23,12 +24,13 @@ from engine.observe import observe
 from storage import GameStatus, SeatKind
 
 
-class HandsOps(PresenterBase):
+class HandsOps(EphemeralOps):
     """Hands, offers, reminders and seat notices (see :class:`bot.presenter.Presenter`)."""
 
     def _sync_hands(self, view: TableView, out: Outcome) -> None:
         """Show every human's hand as the outcome left it: a fresh message (the phone
-        notifies) when their turn begins or a round is dealt, else an edit."""
+        notifies) when their turn begins or a round is dealt, else an edit (a hand in the
+        group: always an edit, the hand of the player to act first)."""
         table = view.table
         state = table.state
         assert state is not None
@@ -70,6 +72,25 @@ class HandsOps(PresenterBase):
         even when another worker sent it anew since. An old message that cannot be deleted
         says it is no longer current."""
         table = view.table
+        if table.user_id(seat) == user_id and self.hand_place(view, seat) == "group":
+            # in the group, to the player alone: edited; opened only by their tap
+            message_id = self._group_hand_shown(view, seat)
+            state = table.state
+            turn = state is not None and not state.is_over and bool(state.legal_actions(seat))
+            if message_id is not None:
+                self.outbox.show(
+                    hand_key(table.game_id, int(seat)),
+                    table.row.chat_id,
+                    shown,
+                    message_id=message_id,
+                    thread_id=table.row.thread_id,
+                    final=final,
+                    on_sent=self._record_hand(table.game_id, int(seat), table.row.chat_id),
+                    drawn_at=drawn_at,
+                    receiver=user_id,
+                    lobby=turn,  # the hand of the one to act goes first
+                )
+            return
         chat_id = self._hand_chat(table, user_id)
         ref = table.row.seats[seat].hand_message
         self.outbox.show(
@@ -148,6 +169,8 @@ class HandsOps(PresenterBase):
                 table = view.table
                 if table.is_private or (game_id, int(seat)) in self._warned:
                     continue
+                if self.hand_place(view, seat) == "group":
+                    continue  # their cards are in the group: no private chat needed
                 self._warned.add((game_id, int(seat)))
                 name = table.players()[seat].name
                 rendered = messages.need_private_chat(
@@ -193,6 +216,11 @@ class HandsOps(PresenterBase):
         is over, or the seat is no longer theirs to take)."""
         table = view.table
         state = table.state
+        in_group = self.outbox.message_of(hand_key(table.game_id, int(seat)), table.row.chat_id)
+        if in_group is not None and table.user_id(seat) != user_id:
+            # the hand they had in the group says so, without buttons; the offer is private
+            self.outbox.forget(hand_key(table.game_id, int(seat)))
+            self.outbox.edit(table.row.chat_id, in_group, Content(text), receiver=user_id)
         if (
             state is None
             or state.is_over
@@ -221,9 +249,15 @@ class HandsOps(PresenterBase):
         for s in table.row.seats:
             if s.user_id is None:
                 continue
+            key = hand_key(table.game_id, s.index)
+            if self.hand_place(view, Seat(s.index)) == "group":
+                shown_at = self._group_hand_shown(view, Seat(s.index))
+                if shown_at is not None:
+                    self.outbox.forget(key)
+                    self.outbox.delete(table.row.chat_id, shown_at, receiver=s.user_id)
+                continue
             chat_id = self._hand_chat(table, s.user_id)
             ref = s.hand_message
-            key = hand_key(table.game_id, s.index)
             if ref is not None or self.outbox.knows(key):
                 mine = ref.message_id if ref is not None and ref.chat_id == chat_id else None
                 self.outbox.remove(key, chat_id, message_id=mine)
@@ -285,8 +319,8 @@ class HandsOps(PresenterBase):
         """The turn reminder in the player's private chat (the previous one withdrawn)."""
         table = view.table
         user_id = table.user_id(seat)
-        if user_id is None:
-            return
+        if user_id is None or self.hand_place(view, seat) == "group":
+            return  # a hand in the group: the table's mention is the reminder
         left = table.row.timer.deadline_at - self.clock() if table.row.timer else 0
         text = messages.turn_reminder(
             view.user_tr(user_id), table.players(), seat, max(1, round(left))

@@ -55,6 +55,7 @@ class Lobby:
         turn_timeout: seconds per turn; None or 0 for no limit.
         creator: the raw name of the user who opened the table.
         tips: the tip button (💡) is on for this table.
+        hands_in_group: the players' hands are shown in the group by default.
     """
 
     settings: Settings
@@ -62,6 +63,7 @@ class Lobby:
     turn_timeout: int | None
     creator: str
     tips: bool = False
+    hands_in_group: bool = False
 
     @property
     def filled(self) -> int:
@@ -137,6 +139,12 @@ def tips_button(tr: Translator, on: bool) -> Button:
     return Button("💡 " + label, NextSetting(Setting.TIPS))
 
 
+def hands_button(tr: Translator, in_group: bool) -> Button:
+    """ "🂠 Hands: in the group" → ``hands:toggle``: where the players' hands are shown."""
+    label = tr.gettext("Hands: in the group") if in_group else tr.gettext("Hands: in private")
+    return Button("🂠 " + label, NextSetting(Setting.HANDS))
+
+
 def lobby_keyboard(
     tr: Translator, lobby: Lobby, *, private_chat_url: str | None = None
 ) -> Keyboard:
@@ -167,7 +175,7 @@ def lobby_keyboard(
     timeout = timeout_text(tr, lobby.turn_timeout)
     settings_row.append(Button("⏱ " + timeout, NextSetting(Setting.TIMEOUT)))
     rows.append(tuple(settings_row))
-    more = [tips_button(tr, lobby.tips)]
+    more = [tips_button(tr, lobby.tips), hands_button(tr, lobby.hands_in_group)]
     if s.variant is Variant.KLAMMERN:
         more.insert(0, Button("📣 " + declaring_text(tr, s), NextSetting(Setting.AUTO_DECLARE)))
     rows.append(tuple(more))

@@ -526,6 +526,14 @@ def hand_outdated(tr: Translator) -> str:
     return tr.gettext("This hand is no longer current: your cards are in the newest message.")
 
 
+def hand_in_group(tr: Translator, title: str) -> str:
+    """The private hand once the player shows their cards in the group (no buttons)."""
+    return "🂠 " + tr.gettext(
+        "Your cards are now shown in {group}, to you alone. The table's “My hand” link brings "
+        "them back here."
+    ).format(group=esc(title) if title else tr.gettext("the group"))
+
+
 def something_went_wrong(tr: Translator) -> str:
     """Generic answer when an unexpected error happened (plain, alert-safe)."""
     return tr.gettext("Something went wrong. Please try again.")

@@ -33,6 +33,7 @@ from bot.render.common import (
 )
 from bot.render.klammern import klammern_lines, standing_html, team_extras, waiting_html
 from bot.render.presets import game_name, preset_name
+from bot.taps import MyCards
 from engine.actions import Beter, Kleintje
 from engine.cards import SEATS, TEAMS, Card, Seat, Team
 from engine.observe import Observation
@@ -207,6 +208,7 @@ def render_table(
     left_by: Mapping[Seat, str] | None = None,
     note: str | None = None,
     unseen: int = 0,
+    cards_button: bool = False,
 ) -> Rendered:
     """The group's table message (``rules.md`` §3–§6).
 
@@ -223,9 +225,12 @@ def render_table(
             notices are not separate group messages).
         unseen: how many completed tricks before the last one the group has not seen yet
             (they passed between two edits): each gets a line of its own.
+        cards_button: adds "🂠 My cards" (:class:`bot.taps.MyCards`): a player's hand in the
+            group, to them alone.
 
     Returns:
-        HTML text (well under 4096 characters) and the keyboard (empty or one link button).
+        HTML text (well under 4096 characters) and the keyboard (empty, or one row: "my cards"
+        and the link button).
     """
     lines = [header_html(tr, obs)]
     lines.append(
@@ -279,7 +284,10 @@ def render_table(
         lines.append(left_by_html(tr, name, seat))
     if note:
         lines.append(note)
-    keyboard: tuple[tuple[Button, ...], ...] = ()
+    row: list[Button] = []
+    if cards_button:
+        row.append(Button("🂠 " + tr.gettext("My cards"), MyCards()))
     if hand_url:
-        keyboard = ((Button("🃏 " + tr.gettext("My hand"), url=hand_url),),)
+        row.append(Button("🃏 " + tr.gettext("My hand"), url=hand_url))
+    keyboard: tuple[tuple[Button, ...], ...] = (tuple(row),) if row else ()
     return Rendered("\n".join(lines), keyboard)

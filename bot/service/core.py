@@ -227,7 +227,9 @@ class Tables:
         title = (chat.title or "") if chat is not None and chat.chat_type != "private" else ""
         names = {uid: u.display_name for uid, u in users.items()}
         link = "" if table.is_private else await self.link_token(table.game_id)
-        return TableView(table, group, languages, names, title, await self.tips_on(table), link)
+        places = {} if table.is_private else await self.repo.hand_places(users)
+        tips = await self.tips_on(table)
+        return TableView(table, group, languages, names, title, tips, link, places)
 
     async def link_token(self, game_id: int) -> str:
         """The game's random deep-link token (made and stored when first asked; the same in

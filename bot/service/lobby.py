@@ -150,7 +150,8 @@ class LobbyService:
 
     def _defaults(self, stored: str | None) -> TableSettings:
         """The chat's last table settings (JSON written by
-        :meth:`~bot.service.core.Tables.start`: rules, turn time, tips), else the bot's."""
+        :meth:`~bot.service.core.Tables.start`: rules, turn time, tips, hands in the group),
+        else the bot's."""
         data: dict[str, Any] = {}
         if stored:
             try:
@@ -159,9 +160,10 @@ class LobbyService:
                 data = {}
         timeout = data.get("turn_timeout", self.default_timeout)
         tips = data.get("tips") is True
+        in_group = data.get("hands_in_group") is True
         try:
             rules = Settings.from_dict(data.get("rules") or {})
-            return TableSettings(rules, int(timeout), tips=tips)
+            return TableSettings(rules, int(timeout), tips=tips, hands_in_group=in_group)
         except (SettingsError, ValueError, TypeError):
             return TableSettings(Settings(), self.default_timeout)
 
@@ -259,7 +261,7 @@ class LobbyService:
     async def _sit(self, table: Table, user_id: int, target: int) -> Outcome:
         """``user_id`` takes ``target`` (moving from their seat, if they have one). A user the
         bot cannot write to in private gets the deep link that seats them
-        (``docs/design.md`` §3)."""
+        (``docs/design.md`` §3), unless their hand will be shown in the group."""
         gid = table.game_id
         seat = table.seat_of(user_id)
         if seat == target:
@@ -267,7 +269,7 @@ class LobbyService:
         if table.kind(target) is not SeatKind.EMPTY:
             return refused(Refusal.SEAT_TAKEN, gid)
         user = await self.repo.get_user(user_id)
-        if user is None or not user.can_message:
+        if user is None or not (user.can_message or await self.hand_in_group(table, user_id)):
             link = DeepLink("j", await self.tables.link_token(gid), target)
             return Outcome(game_id=gid, url=link.encode())
         changes = {target: Occupant.human(user_id, user.display_name)}
@@ -278,6 +280,14 @@ class LobbyService:
             details = {"seat": target, "old": int(seat)}
             return Outcome(game_id=gid, lobby=True, toast=Toast.MOVED, details=details)
         return Outcome(game_id=gid, lobby=True, toast=Toast.SEATED, details={"seat": target})
+
+    async def hand_in_group(self, table: Table, user_id: int) -> bool:
+        """Whether ``user_id``'s hand at this group table is shown in the group (their own
+        choice, else the table's; :mod:`bot.presenter.ephemeral`)."""
+        if table.is_private:
+            return False
+        default = "group" if table.settings.hands_in_group else "private"
+        return (await self.repo.hand_places([user_id])).get(user_id, default) == "group"
 
     async def _computer_seat(self, table: Table, add: bool) -> Outcome:
         """A computer player into the first empty seat (``add``), or out of the last one."""
@@ -363,4 +373,6 @@ def next_setting(settings: TableSettings, setting: Setting) -> TableSettings:
             return replace(settings, turn_timeout=TIMEOUT_CHOICES[(i + 1) % len(TIMEOUT_CHOICES)])
         case Setting.TIPS:
             return replace(settings, tips=not settings.tips)
+        case Setting.HANDS:
+            return replace(settings, hands_in_group=not settings.hands_in_group)
     assert_never(setting)

@@ -47,6 +47,11 @@ class PeopleService:
         self.clock = clock
         self.default_language = default_language
 
+    async def set_hand_place(self, user_id: int, place: str | None) -> None:
+        """Where ``user_id`` wants their hand at group tables from now on (``"group"``,
+        ``"private"``, None: as the table says; :mod:`bot.presenter.ephemeral`)."""
+        await self.repo.set_hand_place(user_id, place, now=self.clock())
+
     async def touch_user(self, user_id: int, name: str, language: str | None) -> None:
         """Record a user's Telegram facts (a no-op write when nothing changed)."""
         await self.repo.upsert_user(user_id, name, language, now=self.clock())

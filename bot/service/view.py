@@ -4,7 +4,7 @@ read storage): the table and, loaded once, the languages, names and title around
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.i18n import Translator, get_translator
 from bot.tables import Table
@@ -28,6 +28,8 @@ class TableView:
             (:meth:`~bot.service.core.Tables.tips_on`).
         link: the game's random deep-link token (:func:`bot.taps.new_link_token`; "" for a
             private table, which has no links).
+        hand_places: user id → where that player chose to see their hand at group tables
+            (``"group"`` or ``"private"``; absent: as the table says).
     """
 
     table: Table
@@ -37,6 +39,7 @@ class TableView:
     title: str
     tips: bool = False
     link: str = ""
+    hand_places: Mapping[int, str] = field(default_factory=dict)
 
     @property
     def game_id(self) -> int:

@@ -28,6 +28,7 @@ from bot.taps import (
     Handover,
     LobbyPayload,
     Move,
+    MyCards,
     Ready,
     Reclaim,
     ReviewPlay,
@@ -50,7 +51,7 @@ def lobby_payload(token: str) -> LobbyPayload:
     tap = decode(f"l1.1.{token}")
     assert isinstance(tap, Tap) and not isinstance(tap.payload, Move | Handover | Reclaim | Tip)
     assert not isinstance(
-        tap.payload, ConfirmStop | ShowSheet | ReviewPlay | Again | Ready | WantAlerts
+        tap.payload, ConfirmStop | ShowSheet | ReviewPlay | Again | Ready | WantAlerts | MyCards
     )
     return tap.payload
 

@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from . import errors
+from .api_ephemeral import send_ephemeral
 from .content import check_reply_markup, format_text
 from .errors import ApiError, bad_request
 from .html_parser import FormattedText, utf16_len
@@ -82,7 +83,9 @@ def _post(
 
 @api_method("sendMessage")
 async def send_message(api: FakeBotApi, p: Params, call: ApiCall) -> Any:
-    """Post a text message from the bot."""
+    """Post a text message from the bot (an ephemeral one: :mod:`.api_ephemeral`)."""
+    if "ephemeral_message_parameters" in p:
+        return send_ephemeral(api, p, call)
     chat = api.world.writable_chat(p.chat_id())
     formatted = _format(api, p)
     assert formatted is not None

@@ -13,7 +13,8 @@ JSONDict = dict[str, Any]
 MESSAGE_METHODS = frozenset(
     {
         "sendMessage", "sendPhoto", "editMessageText", "editMessageReplyMarkup",
-        "editMessageCaption", "editMessageMedia",
+        "editMessageCaption", "editMessageMedia", "editEphemeralMessageText",
+        "editEphemeralMessageReplyMarkup",
     }
 )  # fmt: skip
 

@@ -251,10 +251,13 @@ class SimUser:
         """Send a callback query with arbitrary (possibly forged or stale) data.
 
         Always from this user, also for an admin who posts anonymously (Telegram has no
-        anonymous taps); a deleted message has no buttons to tap (LookupError).
+        anonymous taps); a deleted message has no buttons to tap, nor has somebody else's
+        ephemeral message (LookupError: they do not see it).
         """
         if message.deleted:
             raise LookupError(f"message {message.message_id} was deleted")
+        if message.receiver_id is not None and message.receiver_id != self.id:
+            raise LookupError(f"{self} does not see ephemeral message {message.message_id}")
         chat = self._chat(message.chat_id)
         world = self.api.world
         query = CallbackQueryRecord(
@@ -264,6 +267,7 @@ class SimUser:
             message_id=message.message_id,
             data=data,
             created=self.api.clock(),
+            ephemeral=message.receiver_id is not None,
         )
         world.callback_queries[query.id] = query
         self.api.enqueue(

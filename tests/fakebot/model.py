@@ -67,6 +67,8 @@ class FakeUser:
     is_bot: bool = False
     started: bool = False
     blocked: bool = False
+    offline: bool = False
+    """Offline: ephemeral messages and their edits are not delivered (``api_ephemeral.py``)."""
 
     @property
     def full_name(self) -> str:
@@ -140,6 +142,9 @@ class FakeMessage:
     deleted: bool = False
     extra: JSONDict = field(default_factory=dict)
     history: list[tuple[str | None, JSONDict | None]] = field(default_factory=list)
+    receiver_id: int | None = None
+    """An ephemeral message (``api_ephemeral.py``): the one user who sees it. Its
+    ``message_id`` is then its ``ephemeral_message_id``; the Bot API's ``message_id`` is 0."""
 
     @property
     def from_bot(self) -> bool:
@@ -187,7 +192,7 @@ class FakeMessage:
     def to_api(self, chat: FakeChat) -> JSONDict:
         """Return the Bot API ``Message`` object for the message's current state."""
         data: JSONDict = {
-            "message_id": self.message_id,
+            "message_id": self.message_id if self.receiver_id is None else 0,
             "date": self.date,
             "chat": chat.to_api(),
         }
@@ -243,6 +248,9 @@ class FakeChat:
     is_forum: bool = False
     topics: dict[int, ForumTopic] = field(default_factory=dict)
     anonymous_admins: set[int] = field(default_factory=set)
+    ephemeral: list[FakeMessage] = field(default_factory=list)
+    """Ephemeral messages (each seen by its ``receiver_id`` alone), never in ``messages``."""
+    next_ephemeral_id: int = 1
 
     @property
     def is_group(self) -> bool:
@@ -342,6 +350,8 @@ class CallbackQueryRecord:
     answered_at: float | None = None
     refused_answers: int = 0
     delivered_at: float | None = None
+    ephemeral: bool = False
+    """The tapped message is an ephemeral message (``message_id`` is its ephemeral id)."""
 
     @property
     def answered(self) -> bool:

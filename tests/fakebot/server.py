@@ -16,7 +16,13 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from . import api_bot, api_chats, api_messages, api_photos  # noqa: F401  (register the methods)
+from . import (  # noqa: F401  (register the methods)
+    api_bot,
+    api_chats,
+    api_ephemeral,
+    api_messages,
+    api_photos,
+)
 from .api_photos import Photo
 from .calls import ApiCall, CallLog
 from .commands import CommandStore
@@ -262,6 +268,26 @@ class FakeBotApi(Waiting, FaultsMixin, TopicsMixin, PeopleMixin, WebhookMixin):
     ) -> list[FakeMessage]:
         """Non-deleted messages in a chat whose text contains ``contains``."""
         return self.chat(chat).find_messages(contains, from_bot=from_bot)
+
+    def ephemeral_messages(self, chat: ChatRef, user: SimUser | int) -> list[FakeMessage]:
+        """The ephemeral messages ``user`` sees in a group (not deleted), oldest first
+        (``api_ephemeral.py``); nobody else sees them."""
+        user_id = user if isinstance(user, int) else user.id
+        return [m for m in self.chat(chat).ephemeral if m.receiver_id == user_id and not m.deleted]
+
+    def transcript(self, chat: ChatRef, viewer: SimUser | int) -> list[FakeMessage]:
+        """What ``viewer`` sees in a chat: its messages and the ephemeral messages sent to
+        them, in the order they were sent."""
+        user_id = viewer if isinstance(viewer, int) else viewer.id
+        found = self.chat(chat)
+        mine = [m for m in found.ephemeral if m.receiver_id == user_id and not m.deleted]
+        return sorted([*found.messages, *mine], key=lambda m: m.date)
+
+    def set_offline(self, user: SimUser | int, offline: bool = True) -> None:
+        """Mark a user offline (ephemeral messages and edits are not delivered to them) or
+        back online."""
+        user_id = user if isinstance(user, int) else user.id
+        self.world.users[user_id].offline = offline
 
     # --- flood control and callback bookkeeping --------------------------------------------
 

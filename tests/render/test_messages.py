@@ -30,7 +30,7 @@ from tests.render.helpers import (
 
 LOBBY_ACTIONS = re.compile(
     r"^(sit:[0-3]|leave|bot:add|bot:remove|preset:next|rounds:toggle|auto_declare:toggle"
-    r"|timeout:next|tips:toggle|start|cancel)$"
+    r"|timeout:next|tips:toggle|hands:toggle|start|cancel)$"
 )
 
 
