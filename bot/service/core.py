@@ -227,7 +227,17 @@ class Tables:
         title = (chat.title or "") if chat is not None and chat.chat_type != "private" else ""
         names = {uid: u.display_name for uid, u in users.items()}
         link = "" if table.is_private else await self.link_token(table.game_id)
-        places = {} if table.is_private else await self.repo.hand_places(users)
+        # a player's choice of hand surface matters only until their hand's message is
+        # recorded (the message's chat says where it is from then on,
+        # :meth:`bot.presenter.ephemeral.EphemeralOps.hand_place`): asked of storage only then
+        undecided = [
+            uid
+            for seat in table.row.seats
+            if seat.hand_message is None and (uid := seat.occupant.user_id) is not None
+        ]
+        places = (
+            await self.repo.hand_places(undecided) if undecided and not table.is_private else {}
+        )
         tips = await self.tips_on(table)
         return TableView(table, group, languages, names, title, tips, link, places)
 

@@ -29,7 +29,8 @@ class TableView:
         link: the game's random deep-link token (:func:`bot.taps.new_link_token`; "" for a
             private table, which has no links).
         hand_places: user id → where that player chose to see their hand at group tables
-            (``"group"`` or ``"private"``; absent: as the table says).
+            (``"group"`` or ``"private"``; absent: as the table says), for the players whose
+            hand message is not recorded yet (the recorded message's chat decides after).
     """
 
     table: Table
