@@ -164,9 +164,10 @@ def _from_its_place(update: Update, table: Table, payload: Payload) -> bool:
     """Whether a game button was tapped where it lives (callback data can be sent on any
     message, ``docs/design.md`` §3): the table, lobby, ``/stop`` and sheet buttons on a message of
     the game's own chat (and forum topic); the hand's buttons (cards, bids, hand-over, take
-    back, tip) in the tapper's own private chat; a ``/score`` answer's sheet button and a
-    finished game's review button also in the private chat of a player (or former player)
-    of the game."""
+    back, tip) in the tapper's own private chat, or on the hand shown to the tapper alone in
+    the game's chat (an ephemeral message, ``bot/telegram_ext.py``); a ``/score`` answer's
+    sheet button and a finished game's review button also in the private chat of a player
+    (or former player) of the game."""
     query = update.callback_query
     assert query is not None
     message = query.message
