@@ -22,137 +22,28 @@ about one message a second paces a game of four people).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-import signal
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
 from bot.i18n import get_translator
 from bot.render import messages
 from storage import GameStatus, PostgresRepository
-from tests.bot.helpers import ACTION, active_buttons, by_action, hand_message, hand_version, pick
-from tests.bot.test_main import _env
-from tests.fakebot import CallbackQueryRecord, FakeBotApi, FakeChat, FakeMessage, SimUser
-from tests.fakebot.flood import RateLimits
-from tests.fakebot.ptb_webhook import free_port
+from tests.bot.helpers import ACTION, active_buttons, hand_message, hand_version, pick
+from tests.bot.workers import Workers, started_game_id, tap_answered
+from tests.fakebot import CallbackQueryRecord, FakeBotApi, FakeChat, SimUser
 from tests.pg import PostgresDatabases
 
-SECRET = "zwei-Arbeiter_12"
 TURN = 20
 """Seconds a player has to act (the reminder comes after 10)."""
 KILL_AT = 90
 """The tap after which the first worker is killed (in the second round's first tricks)."""
 SIT_OUT = 8
 """Taps after the kill, the player to act lets the time run out."""
-
-
-def _read(name: str) -> str:
-    return Path(name).read_text(errors="replace")
-
-
-class Workers:
-    """Two ``python -m bot`` processes behind the fake's round-robin webhook delivery; their
-    stderr goes to files (a pipe nobody reads would block a chatty process)."""
-
-    def __init__(self, api: FakeBotApi, url: str, folder: Path) -> None:
-        self.api, self.url, self.folder = api, url, folder
-        self.procs: list[asyncio.subprocess.Process] = []
-        self.urls: list[str] = []
-        self.first_urls: list[str] = []
-        self.logs: list[IO[bytes]] = []
-
-    async def start(self) -> None:
-        """Start both workers in webhook mode and spread the updates over them; the fake
-        enforces Telegram's limits (20 a minute per group, one a second per private chat,
-        30 a second in all) over the two workers together."""
-        self.api.enable_rate_limits(RateLimits(group_per_minute=20, private_per_second=1))
-        self.api.enable_webhook_delivery(attempts=4, retry_delay=0.05)
-        for n in range(2):
-            port = free_port()
-            url = f"http://127.0.0.1:{port}/telegram"
-            cwd = self.folder / f"worker{n}"
-            cwd.mkdir(parents=True)
-            self.logs.append((cwd / "stderr.log").open("wb"))
-            self.procs.append(await self._spawn(url, port, cwd, self.logs[-1]))
-            self.urls.append(url)
-            await self.api.wait_for(self._registered, timeout=60, what="setWebhook")
-        self.first_urls = list(self.urls)
-        self.api.set_webhook_targets(self.urls)
-
-    async def _spawn(
-        self, url: str, port: int, cwd: Path, log: IO[bytes]
-    ) -> asyncio.subprocess.Process:
-        env = _env(
-            TELEGRAM_BOT_TOKEN=self.api.token,
-            TELEGRAM_API_BASE_URL=self.api.base_url,
-            DATABASE_URL=self.url,
-            COMPUTER_WORKERS="0",
-            TURN_TIMEOUT_SECONDS=str(TURN),
-            LOG_LEVEL="WARNING",
-            WEBHOOK_URL=url,
-            WEBHOOK_LISTEN=f"127.0.0.1:{port}",
-            WEBHOOK_SECRET=SECRET,
-            BOT_WORKERS="2",
-            TIMER_SWEEP_SECONDS="0.5",
-        )
-        return await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", cwd=cwd, env=env,
-            stdout=asyncio.subprocess.DEVNULL, stderr=log,
-        )  # fmt: skip
-
-    def _registered(self) -> bool:
-        return self.api.calls.count("setWebhook") >= len(self.urls) + self.restarts
-
-    restarts = 0
-    restarted_at = 0
-    """The webhook's delivery attempts before the last restart."""
-
-    async def restart(self, n: int) -> None:
-        """Start worker ``n`` again (after :meth:`kill`), at a new address, and spread the
-        updates over both again."""
-        await self.procs[n].wait()
-        self.restarts += 1
-        self.restarted_at = len(self.api.webhook.attempts_log)
-        port = free_port()
-        url = f"http://127.0.0.1:{port}/telegram"
-        cwd = self.folder / f"worker{n}-again"
-        cwd.mkdir(parents=True)
-        self.logs.append((cwd / "stderr.log").open("wb"))
-        self.procs[n] = await self._spawn(url, port, cwd, self.logs[-1])
-        self.urls[n] = url
-        await self.api.wait_for(self._registered, timeout=60, what="setWebhook again")
-        self.api.set_webhook_targets(self.urls)
-
-    def kill(self, n: int) -> None:
-        """SIGKILL worker ``n``: no clean-up of any kind."""
-        self.procs[n].kill()
-
-    async def stop(self) -> list[str]:
-        """Stop the workers that live (SIGINT); returns what each wrote to stderr."""
-        for proc in self.procs:
-            if proc.returncode is None:
-                proc.send_signal(signal.SIGINT)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proc.wait(), timeout=30)
-        for log in self.logs:
-            log.close()
-        return [_read(log.name) for log in self.logs]
-
-
-async def _tap(api: FakeBotApi, person: SimUser, message: FakeMessage, action: str) -> Any:
-    """Tap and wait for the answer. A tap that reached a worker as it was killed is never
-    answered: tap again, as a person does when the spinner runs out."""
-    for _ in range(4):
-        tap = await person.tap(message, by_action(action))
-        with contextlib.suppress(AssertionError):
-            return await tap.wait_answered(timeout=15)
-    raise AssertionError(f"{person} tapped {action} four times without an answer")
 
 
 async def _open_table(api: FakeBotApi, group: FakeChat, people: list[SimUser]) -> None:
@@ -166,11 +57,11 @@ async def _open_table(api: FakeBotApi, group: FakeChat, people: list[SimUser]) -
         return shown.body if shown is not None else ""
 
     for seat, person in enumerate(people):
-        await _tap(api, person, lobby, f"sit:{seat}")
+        await tap_answered(api, person, lobby, f"sit:{seat}")
         await api.wait_for(_names(body, person.first_name), timeout=30, what="seated")
-    await _tap(api, people[0], lobby, "rounds:toggle")
+    await tap_answered(api, people[0], lobby, "rounds:toggle")
     await api.wait_for(lambda: "/8" in body() or " 8 " in body(), timeout=30, what="8 rounds")
-    await _tap(api, people[0], lobby, "start")
+    await tap_answered(api, people[0], lobby, "start")
 
 
 def _names(body: Callable[[], str], name: str) -> Callable[[], bool]:
@@ -180,15 +71,6 @@ def _names(body: Callable[[], str], name: str) -> Callable[[], bool]:
 def _last_is_sheet(api: FakeBotApi, group: FakeChat) -> bool:
     last = api.chat(group).last_message(from_bot=True)
     return last is not None and last.photo is not None
-
-
-async def _game_id(repo: PostgresRepository, chat_id: int) -> int:
-    for _ in range(300):
-        game = await repo.open_game_of_chat(chat_id)
-        if game is not None and game.status is GameStatus.ACTIVE:
-            return game.game_id
-        await asyncio.sleep(0.1)
-    raise AssertionError("the game did not start")
 
 
 async def _play(
@@ -233,7 +115,7 @@ async def _play(
             await workers.restart(0)
             continue
         _, action = pick(active_buttons(message), rng)
-        record: CallbackQueryRecord = await _tap(api, person, message, action)
+        record: CallbackQueryRecord = await tap_answered(api, person, message, action)
         taps += 1
         if record.text is None:  # accepted (a refusal says why)
             accepted.append((seat, action))
@@ -336,13 +218,13 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path, *, kill: bool) -> C
         for name in ("Anna", "Bram", "Cor", "Dirk")
     ]
     group = api.add_group("Twee werkers", members=people)
-    workers = Workers(api, url, folder)
+    workers = Workers(api, url, folder, turn=TURN)
     repo = await PostgresRepository.open(url)
     errors: list[str] = []
     try:
         await workers.start()
         await _open_table(api, group, people)
-        game_id = await _game_id(repo, group.id)
+        game_id = await started_game_id(repo, group.id)
         accepted, timeouts = await _play(api, repo, game_id, people, workers if kill else None)
         game = await repo.get_game(game_id, with_actions=True)
         assert game is not None and game.status is GameStatus.FINISHED
