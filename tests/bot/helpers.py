@@ -147,6 +147,35 @@ def hand_message(user: SimUser, chat: FakeChat | None = None) -> FakeMessage | N
     return None
 
 
+CARDS = "cards"
+"""The action token of the table's "🂠 my cards" button."""
+
+
+def group_hand(api: FakeBotApi, group: FakeChat, user: SimUser) -> FakeMessage | None:
+    """The user's newest hand shown in the group (an ephemeral message with hand buttons)."""
+    for message in reversed(api.ephemeral_messages(group, user)):
+        if any(t and ACTION.match(t) for row in message.keyboard_rows() for _, t in row):
+            return message
+    return None
+
+
+def shown_table(api: FakeBotApi, group: FakeChat) -> FakeMessage | None:
+    """The group's current table message (the one with "🂠 my cards"), None before it is
+    shown."""
+    for message in reversed(api.chat(group).bot_messages):
+        if any(t and t.endswith("." + CARDS) for row in message.keyboard_rows() for _, t in row):
+            return message
+    return None
+
+
+def table_message(api: FakeBotApi, group: FakeChat) -> FakeMessage:
+    """The group's current table message (the one with "🂠 my cards")."""
+    table = shown_table(api, group)
+    if table is None:
+        raise AssertionError("no table message with a 'my cards' button")
+    return table
+
+
 def active_buttons(message: FakeMessage) -> list[tuple[str, str]]:
     """``(label, action)`` of the versioned (actionable now) buttons of a hand message."""
     out = []

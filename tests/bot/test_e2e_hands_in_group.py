@@ -20,41 +20,24 @@ from tests.fakebot.flood import RateLimits
 from tests.fakebot.model import CallbackQueryRecord, FakeChat, FakeMessage
 
 from .helpers import (
-    ACTION,
+    CARDS,
     FastTime,
     active_buttons,
     by_action,
+    group_hand,
     hand_message,
     hand_version,
     make_app,
     pick,
+    table_message,
 )
 
 _NONE = FakeMessage(chat_id=0, message_id=0, date=0, from_user=None)
-
-CARDS = "cards"
-"""The action token of the table's "🂠 my cards" button."""
-
-
-def group_hand(api: FakeBotApi, group: FakeChat, user: SimUser) -> FakeMessage | None:
-    """The user's newest hand shown in the group (an ephemeral message with hand buttons)."""
-    for message in reversed(api.ephemeral_messages(group, user)):
-        if any(t and ACTION.match(t) for row in message.keyboard_rows() for _, t in row):
-            return message
-    return None
 
 
 def hand_of(api: FakeBotApi, group: FakeChat, user: SimUser) -> FakeMessage | None:
     """Where the user's cards are: their hand in the group, else their private hand."""
     return group_hand(api, group, user) or hand_message(user)
-
-
-def table_message(api: FakeBotApi, group: FakeChat) -> FakeMessage:
-    """The group's current table message (the one with "🂠 my cards")."""
-    for message in reversed(api.chat(group).bot_messages):
-        if any(t and t.endswith("." + CARDS) for row in message.keyboard_rows() for _, t in row):
-            return message
-    raise AssertionError("no table message with a 'my cards' button")
 
 
 async def open_table(

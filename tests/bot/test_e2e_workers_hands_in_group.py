@@ -30,8 +30,15 @@ from pathlib import Path
 import pytest
 
 from storage import GameStatus, MessageRef, PostgresRepository
-from tests.bot.helpers import ACTION, active_buttons, hand_version, pick
-from tests.bot.test_e2e_hands_in_group import CARDS, group_hand, table_message
+from tests.bot.helpers import (
+    ACTION,
+    CARDS,
+    active_buttons,
+    group_hand,
+    hand_version,
+    pick,
+    shown_table,
+)
 from tests.bot.workers import Workers, started_game_id, tap_answered
 from tests.fakebot import FakeBotApi, FakeChat, FakeMessage, SimUser
 from tests.pg import PostgresDatabases
@@ -113,8 +120,8 @@ async def _scenario(api: FakeBotApi, url: str, folder: Path) -> None:
         # each opens their hand in the group, the taps alternately to the two workers
         for n, person in enumerate(people):
             workers.only(n % 2)
-            await api.wait_for(lambda: _has_table(api, group), timeout=WAIT, what="the table")
-            answer = await tap_answered(api, person, table_message(api, group), CARDS)
+            table = await api.wait_for(partial(shown_table, api, group), timeout=WAIT)
+            answer = await tap_answered(api, person, table, CARDS)
             assert not answer.show_alert
         hands = {
             p.id: await api.wait_for(partial(group_hand, api, group, p), timeout=WAIT)
@@ -216,13 +223,3 @@ async def _turn(
         return None
 
     return await api.wait_for(current, timeout=WAIT, what="a turn")
-
-
-def _has_table(api: FakeBotApi, group: FakeChat) -> bool:
-    """Whether the group shows the running table (with its "🂠 my cards")."""
-    return any(
-        t and t.endswith("." + CARDS)
-        for m in api.chat(group).bot_messages
-        for row in m.keyboard_rows()
-        for _, t in row
-    )
